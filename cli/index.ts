@@ -1,0 +1,27 @@
+/** The wfctl command tree; bin.ts is the executable that runs it. */
+import { Builtins, Cli } from 'clipanion';
+import { EXIT } from './base.js';
+import { ServeCommand } from './commands/serve.js';
+
+export function buildCli(): Cli {
+  const cli = new Cli({ binaryLabel: 'wfctl', binaryName: 'wfctl', binaryVersion: '0.1.0', enableCapture: false });
+  cli.register(Builtins.HelpCommand);
+  cli.register(Builtins.VersionCommand);
+  cli.register(ServeCommand);
+  return cli;
+}
+
+/** Runs one invocation; returns the exit code (usage errors are 2, as design.md §10 says). */
+export async function main(argv: string[], context = Cli.defaultContext): Promise<number> {
+  const cli = buildCli();
+  const colored = !process.env.NO_COLOR && context.colorDepth > 1;
+  let command;
+  try {
+    command = cli.process(argv, context);
+  } catch (e) {
+    context.stderr.write(cli.error(e, { colored }));
+    return EXIT.usage;
+  }
+  return cli.run(command, context);
+}
+

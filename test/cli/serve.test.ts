@@ -1,0 +1,61 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { runWfctl, spawnTracked, tempDir, testEnv, waitFor, WFCTL_BIN } from '../helpers.js';
+
+const Serve = suite('cli/serve');
+
+Serve('serve :: starts on the given port and answers health; SIGTERM stops it with 0', async () => {
+  const home = tempDir();
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  const child = spawnTracked(process.execPath, [WFCTL_BIN, 'serve', '--port', String(port)], { env: testEnv(home) });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  const body = await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/api/health`)).json() as Promise<any>, 15_000, 100, `health on ${port}: ${out}`);
+  assert.is(body.database.path, path.join(home, 'data', 'app.db'));
+  const exit = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+  child.kill('SIGTERM');
+  assert.is(await exit, 0);
+});
+
+Serve('serve :: a corrupt database gives one line and a non-zero exit', async () => {
+  const home = tempDir();
+  const bad = path.join(home, 'bad.db');
+  writeFileSync(bad, 'garbage'.repeat(200));
+  const r = await runWfctl(['serve', '--port', '0'], { env: testEnv(home, { WFCTL_DB: bad }) });
+  assert.is(r.code, 1);
+  assert.is(r.stderr.trim().split('\n').length, 1, r.stderr);
+  assert.match(r.stderr, /is not a SQLite database/);
+  assert.not.match(r.stderr, /at .*\.js:\d+/);
+});
+
+Serve('serve :: an unusable database path gives one line and a non-zero exit', async () => {
+  const home = tempDir();
+  const file = path.join(home, 'plain-file');
+  writeFileSync(file, 'x');
+  const r = await runWfctl(['serve', '--port', '0'], { env: testEnv(home, { WFCTL_DB: path.join(file, 'app.db') }) });
+  assert.is(r.code, 1);
+  assert.is(r.stderr.trim().split('\n').length, 1, r.stderr);
+  assert.match(r.stderr, /wfctl: cannot/);
+});
+
+Serve('cli :: an unknown command is a usage error (exit 2)', async () => {
+  const r = await runWfctl(['frobnicate']);
+  assert.is(r.code, 2);
+});
+
+Serve('cli :: a bad environment value names the variable (exit 2)', async () => {
+  const r = await runWfctl(['serve'], { env: testEnv(tempDir(), { WFCTL_PORT: 'eighty' }) });
+  assert.is(r.code, 2);
+  assert.match(r.stderr, /WFCTL_PORT must be a whole number/);
+});
+
+Serve('cli :: --help lists serve', async () => {
+  const r = await runWfctl(['--help']);
+  assert.is(r.code, 0);
+  assert.match(r.stdout, /serve/);
+});
+
+Serve.run();
