@@ -2,12 +2,14 @@
 import { Builtins, Cli } from 'clipanion';
 import { EXIT } from './base.js';
 import { ServeCommand } from './commands/serve.js';
+import { HookPreCommitCommand } from './commands/hook/pre-commit.js';
 
 export function buildCli(): Cli {
   const cli = new Cli({ binaryLabel: 'wfctl', binaryName: 'wfctl', binaryVersion: '0.1.0', enableCapture: false });
   cli.register(Builtins.HelpCommand);
   cli.register(Builtins.VersionCommand);
   cli.register(ServeCommand);
+  cli.register(HookPreCommitCommand);
   return cli;
 }
 
