@@ -2,14 +2,23 @@
  * The app as a Fastify plugin tree; `wfctl serve` (server/server.ts) is only the process shell around it.
  * Tests build it with buildApp() and use inject(), or listen on port 0.
  */
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import errors from './plugins/errors.js';
 import auth from './plugins/auth.js';
 import healthRoutes from './routes/health.js';
+import authRoutes from './routes/auth.js';
+import userRoutes from './routes/users.js';
+import workflowRoutes from './routes/workflows.js';
+import providerRoutes from './routes/providers.js';
+import skillRoutes from './routes/skills.js';
+import connectorRoutes from './routes/connectors.js';
+import memoryRoutes from './routes/memory.js';
 import type { Services } from './services.js';
 
 export interface BuildOptions {
   logger?: FastifyServerOptions['logger'];
+  /** Called for every route as it is registered (test/server/routes-auth.test.ts enumerates them this way). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 export async function buildApp(services: Services, opts: BuildOptions = {}): Promise<FastifyInstance> {
@@ -19,9 +28,17 @@ export async function buildApp(services: Services, opts: BuildOptions = {}): Pro
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
   });
   app.decorate('services', services);
+  if (opts.onRoute) app.addHook('onRoute', opts.onRoute);
   await app.register(errors);
   await app.register(auth);
   await app.register(healthRoutes);
+  await app.register(authRoutes);
+  await app.register(userRoutes);
+  await app.register(workflowRoutes);
+  await app.register(providerRoutes);
+  await app.register(skillRoutes);
+  await app.register(connectorRoutes);
+  await app.register(memoryRoutes);
   app.setNotFoundHandler((req, reply) => {
     reply.code(404).send({ statusCode: 404, code: 'NOT_FOUND', error: 'Not Found', message: `no route ${req.method} ${req.url.split('?')[0]}` });
   });
