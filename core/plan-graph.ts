@@ -4,7 +4,7 @@
  * supervisor's earlier generated elements are replaced and nothing made by hand is touched. Pure.
  */
 import { WfError } from './errors.js';
-import type { AgentName, Graph, GraphEdge, GraphNode, NodeData } from './graph.js';
+import { findCycle, type AgentName, type Graph, type GraphEdge, type GraphNode, type NodeData } from './graph.js';
 import type { Plan, Subtask } from './plan.js';
 
 /** Pixels between depth rows and between columns, so the builder shows the plan as a readable tree. */
@@ -165,7 +165,32 @@ export function mergePlan(current: Graph | undefined, plan: Plan, opts: MergeOpt
     } else if (tagOf(e) === undefined) edges.push(e); // dangled before planning: not ours to judge
   }
   edges.push(...generated.edges);
+  bridgeChildren({ nodes, edges }, sup, generated, taken);
   return { nodes, edges };
+}
+
+/**
+ * A node the supervisor feeds by hand (a manual edge supervisor → child, e.g. a report writer) consumes the
+ * delegated work, so it is wired after the plan's final nodes too, with tagged edges (the manual edge stays).
+ * Conditionals are left alone (a second parent would make their tested source ambiguous), as is any child
+ * that would close a cycle.
+ */
+function bridgeChildren(graph: Graph, sup: string, generated: Graph, taken: Set<string>): void {
+  const genIds = new Set(generated.nodes.map((n) => n.id));
+  const ends = generated.nodes.filter((n) => !generated.edges.some((e) => e.source === n.id)).map((n) => n.id);
+  const children = graph.edges.filter((e) => e.source === sup && tagOf(e) !== sup && !genIds.has(e.target)).map((e) => e.target);
+  for (const child of new Set(children)) {
+    const node = graph.nodes.find((n) => n.id === child);
+    if (!node || node.type === 'conditional') continue;
+    const added: GraphEdge[] = ends.map((end) => {
+      let id = `e-${end}-${child}`;
+      for (let n = 2; taken.has(id); n++) id = `e-${end}-${child}-${n}`;
+      return { id, source: end, target: child, data: { generatedBy: sup } };
+    });
+    if (findCycle(graph.nodes.map((n) => n.id), [...graph.edges, ...added])) continue;
+    for (const e of added) taken.add(e.id);
+    graph.edges.push(...added);
+  }
 }
 
 /** This supervisor's current generated elements as a plan, for the refinement prompt. */

@@ -154,5 +154,20 @@ Merge('merge :: current plan read back for the refinement prompt', () => {
   assert.equal(pairs(again), pairs(current));
 });
 
+Merge('merge :: a manual child of the supervisor is wired after the plan\'s final nodes', () => {
+  const current: Graph = {
+    nodes: [SUP, { id: 'report', type: 'reportWriter', data: { label: 'Report', objective: 'r' } }],
+    edges: [{ id: 'm1', source: 'sup', target: 'report' }],
+  };
+  const merged = mergePlan(current, DIAMOND, { supervisorId: 'sup', supervisorNode: SUP });
+  assert.ok(merged.edges.some((e) => e.id === 'm1' && e.data === undefined), 'manual edge kept as is');
+  const bridge = merged.edges.filter((e) => e.target === 'report' && e.id !== 'm1');
+  assert.equal(bridge.map((e) => [e.source, e.data?.generatedBy]), [['sup-int', 'sup']]);
+  assert.equal(computeLevels(merged).map((l) => l.nodeIds), [['sup'], ['sup-api', 'sup-ui'], ['sup-int'], ['report']]);
+  // Re-planning replaces the bridge with the new plan's.
+  const again = mergePlan(merged, plan({ subtasks: [{ id: 'solo', label: 'S', objective: 's' }] }), { supervisorId: 'sup', supervisorNode: SUP });
+  assert.equal(again.edges.filter((e) => e.target === 'report').map((e) => e.source).sort(), ['sup', 'sup-solo']);
+});
+
 Build.run();
 Merge.run();
