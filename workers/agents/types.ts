@@ -25,6 +25,23 @@ export interface AgentRequest {
   env?: Record<string, string>;
   /** Container image for runtime 'container'. */
   image?: string;
+  /**
+   * Model provider the agent talks to (see workers/agents/providers.ts resolveProvider). Its API key is read
+   * from `<home>/secrets/provider-<id>` at spawn time and placed in the environment only.
+   */
+  provider?: ProviderSettings;
+  /** Extra folders made invisible inside the sandbox (besides HOME and the wfctl home the copy lives in). */
+  hide?: string[];
+}
+
+/** A configured model provider as an agent needs it. */
+export interface ProviderSettings {
+  id: string;
+  name: string;
+  type: 'local' | 'openai-compatible' | 'anthropic-compatible';
+  baseUrl?: string;
+  /** The wfctl home whose secrets folder holds `provider-<id>`. */
+  home: string;
 }
 
 export interface AgentMessage {
@@ -69,7 +86,7 @@ export interface RunAgentHooks {
 export interface AgentAdapter {
   name: AgentName;
   /** The binary to run (WFCTL_<AGENT>_BIN or the name on PATH) and its exact argv. */
-  command(req: AgentRequest): { bin: string; args: string[]; env: Record<string, string> };
+  command(req: AgentRequest, secrets?: { apiKey?: string }): { bin: string; args: string[]; env: Record<string, string> };
   /** A fresh stateful parser for one run's stdout lines. */
   parser(): AgentStreamParser;
 }
@@ -77,6 +94,8 @@ export interface AgentAdapter {
 export interface AgentStreamParser {
   /** Feeds one stdout line; returns the messages it carries (possibly none). */
   line(text: string): Array<Omit<AgentMessage, 'seq' | 'at'>>;
+  /** After exit, before finish: messages the parser still buffers (e.g. Gemini's text deltas). */
+  end?(): Array<Omit<AgentMessage, 'seq' | 'at'>>;
   /** After exit: the outcome, from what was parsed, the exit code and stderr (Gemini's JSON error is there). */
   finish(exitCode: number | null, stderr: string): Pick<AgentResult, 'finalText' | 'sessionId' | 'usage' | 'error'> & { ok: boolean };
 }
