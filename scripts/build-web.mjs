@@ -14,6 +14,16 @@ if (!existsSync(entry)) {
   console.log('web UI: no sources (web-components/src/main.ts) yet; skipped');
   process.exit(0);
 }
+// The main tsconfig excludes web-components/: the browser code is type-checked here, with its own (DOM) config.
+{
+  const { spawnSync } = await import('node:child_process');
+  const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+  const r = spawnSync(process.execPath, [tsc, '-p', path.join(root, 'web-components', 'tsconfig.json'), '--noEmit'], { stdio: 'inherit' });
+  if (r.status !== 0) {
+    console.error('web UI: type errors (tsc -p web-components/tsconfig.json)');
+    process.exit(1);
+  }
+}
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 await build({

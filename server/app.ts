@@ -13,6 +13,7 @@ import providerRoutes from './routes/providers.js';
 import skillRoutes from './routes/skills.js';
 import connectorRoutes from './routes/connectors.js';
 import memoryRoutes from './routes/memory.js';
+import uiRoutes from './routes/ui.js';
 import type { Services } from './services.js';
 
 export interface BuildOptions {
@@ -39,6 +40,8 @@ export async function buildApp(services: Services, opts: BuildOptions = {}): Pro
   await app.register(skillRoutes);
   await app.register(connectorRoutes);
   await app.register(memoryRoutes);
+  // The web UI last: its wildcard answers every non-/api GET with the app shell (server/routes/ui.ts).
+  await app.register(uiRoutes);
   app.setNotFoundHandler((req, reply) => {
     reply.code(404).send({ statusCode: 404, code: 'NOT_FOUND', error: 'Not Found', message: `no route ${req.method} ${req.url.split('?')[0]}` });
   });

@@ -1,0 +1,410 @@
+/**
+ * <wf-builder>: the workflow builder (/workflows/new, /workflows/{id}/edit). Palette groups Agents, Control
+ * Flow, Memory, Notifications; drag a type onto the cytoscape canvas (or press Enter on it) to add a node;
+ * Shift-click a second node, or use the inspector, to connect; Delete removes the selection. Saving goes through
+ * the API, whose 422 problems are shown on the nodes. Supervisor planning merges generated nodes and saves.
+ */
+import { html, nothing } from 'lit';
+import { customElement, property, state } from 'lit/decorators.js';
+import cytoscape from 'cytoscape';
+import type { Graph, GraphEdge, GraphNode, GraphProblem, NodeData, NodeType } from '../../../core/graph.js';
+import { ApiError, errorMessage } from '../lib/api.js';
+import { depthLayout, graphToElements } from '../lib/graph-map.js';
+import { currentPlan, defaultNodeData, mergePlan, nextNodeId, nodeFieldErrors, PALETTE_GROUPS, problemsByNode, problemsFromError } from '../lib/nodes.js';
+import { laneColour } from '../lib/palette.js';
+import { api, LightElement, navigate, toast } from '../state.js';
+import type { AgentInfo, Skill, Workflow, Workspace } from '../types.js';
+import { CY_STYLE, nodeDisplay } from '../graph-view/cy-style.js';
+import '../node-inspector/node-inspector.js';
+
+const DRAG_TYPE = 'application/x-wfctl-node';
+
+@customElement('wf-builder')
+export class WfBuilder extends LightElement {
+  @property() workflowId = '';
+  @state() private name = '';
+  @state() private description = '';
+  @state() private graph: Graph = { nodes: [], edges: [] };
+  @state() private selectedNode: string | undefined;
+  @state() private selectedEdge: string | undefined;
+  @state() private problems: GraphProblem[] = [];
+  @state() private loadError = '';
+  @state() private saving = false;
+  @state() private planning = false;
+  @state() private dirty = false;
+  @state() private agents: AgentInfo[] = [];
+  @state() private skills: Skill[] = [];
+  @state() private workspaces: Workspace[] = [];
+  @state() private planWorkspace = '';
+  @state() private loaded = false;
+  cy: cytoscape.Core | undefined;
+  private shape = '';
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    void this.load();
+    window.addEventListener('beforeunload', this.onBeforeUnload);
+  }
+  override disconnectedCallback(): void {
+    window.removeEventListener('beforeunload', this.onBeforeUnload);
+    this.cy?.destroy();
+    this.cy = undefined;
+    super.disconnectedCallback();
+  }
+  private readonly onBeforeUnload = (e: BeforeUnloadEvent) => {
+    if (this.dirty) e.preventDefault();
+  };
+
+  private async load(): Promise<void> {
+    const side = Promise.all([
+      api.get<AgentInfo[]>('/api/agents').then((a) => (this.agents = Array.isArray(a) ? a : [])).catch(() => undefined),
+      api.get<Skill[]>('/api/skills').then((s) => (this.skills = Array.isArray(s) ? s : [])).catch(() => undefined),
+      api.get<Workspace[]>('/api/workspaces').then((w) => {
+        this.workspaces = Array.isArray(w) ? w : [];
+        this.planWorkspace ||= this.workspaces[0]?.path ?? '';
+      }).catch(() => undefined),
+    ]);
+    if (this.workflowId) {
+      try {
+        const wf = await api.get<Workflow>(`/api/workflows/${encodeURIComponent(this.workflowId)}`);
+        this.name = wf.name;
+        this.description = wf.description ?? '';
+        this.graph = wf.graph ?? { nodes: [], edges: [] };
+        if (wf.active_run) toast('This workflow has an active run: saving is refused until it ends.', 'error');
+      } catch (e) {
+        this.loadError = errorMessage(e);
+      }
+    }
+    this.loaded = true;
+    await side;
+  }
+
+  override updated(): void {
+    const el = this.querySelector('.canvas') as HTMLElement | null;
+    if (el && !this.cy) this.initCy(el);
+    this.syncCy();
+  }
+
+  private initCy(container: HTMLElement): void {
+    const cy = cytoscape({ container, style: CY_STYLE, elements: [], minZoom: 0.2, maxZoom: 2.5, boxSelectionEnabled: false, wheelSensitivity: 0.3 });
+    this.cy = cy;
+    cy.on('tap', 'node', (e) => {
+      const id = e.target.id() as string;
+      const shift = (e.originalEvent as MouseEvent | undefined)?.shiftKey;
+      if (shift && this.selectedNode && this.selectedNode !== id) {
+        this.addEdge({ source: this.selectedNode, target: id });
+        return;
+      }
+      this.selectedNode = id;
+      this.selectedEdge = undefined;
+    });
+    cy.on('tap', 'edge', (e) => {
+      this.selectedEdge = e.target.id();
+      this.selectedNode = undefined;
+    });
+    cy.on('tap', (e) => {
+      if (e.target === cy) {
+        this.selectedNode = undefined;
+        this.selectedEdge = undefined;
+      }
+    });
+    cy.on('dragfree', 'node', (e) => {
+      const id = e.target.id() as string;
+      const p = e.target.position();
+      this.graph = { ...this.graph, nodes: this.graph.nodes.map((n) => (n.id === id ? { ...n, position: { x: Math.round(p.x), y: Math.round(p.y) } } : n)) };
+      this.dirty = true;
+    });
+    new ResizeObserver(() => cy.resize()).observe(container);
+  }
+
+  /** Pushes the graph into cytoscape: a rebuild when the structure changed, else a data refresh. */
+  private syncCy(): void {
+    const cy = this.cy;
+    if (!cy) return;
+    const invalid = new Set<string>();
+    for (const n of this.graph.nodes) if (Object.keys(nodeFieldErrors(n)).length) invalid.add(n.id);
+    for (const p of this.problems) if (p.node_id) invalid.add(p.node_id);
+    const els = graphToElements(this.graph, { layout: 'stored', invalid });
+    const withDisplay = els.map((e) => (e.group === 'nodes' ? { ...e, data: { ...e.data, display: nodeDisplay(e.data) } } : e));
+    const shape = JSON.stringify([this.graph.nodes.map((n) => [n.id, n.position?.x, n.position?.y]), this.graph.edges.map((e) => [e.id, e.source, e.target, e.sourceHandle])]);
+    if (shape !== this.shape) {
+      const first = this.shape === '';
+      cy.elements().remove();
+      cy.add(withDisplay);
+      if (first && this.graph.nodes.length) {
+        cy.fit(undefined, 60);
+        if (cy.zoom() > 1) {
+          cy.zoom(1);
+          cy.center();
+        }
+      }
+      this.shape = shape;
+    } else {
+      for (const e of withDisplay) cy.$id(e.data.id).data(e.data);
+    }
+    cy.elements().unselect();
+    if (this.selectedNode) cy.$id(this.selectedNode).select();
+    if (this.selectedEdge) cy.$id(this.selectedEdge).select();
+  }
+
+  /** Model position of a drop at client coordinates. */
+  private modelPoint(clientX: number, clientY: number): { x: number; y: number } {
+    const cy = this.cy!;
+    const rect = cy.container()!.getBoundingClientRect();
+    const pan = cy.pan();
+    const zoom = cy.zoom();
+    return { x: Math.round((clientX - rect.left - pan.x) / zoom), y: Math.round((clientY - rect.top - pan.y) / zoom) };
+  }
+
+  /** A free spot right of the rightmost node (keyboard / click adds). */
+  private nextFreePoint(): { x: number; y: number } {
+    if (!this.graph.nodes.length) return { x: 0, y: 0 };
+    const xs = this.graph.nodes.map((n) => n.position?.x ?? 0);
+    return { x: Math.max(...xs) + 230, y: this.graph.nodes[this.graph.nodes.length - 1]?.position?.y ?? 0 };
+  }
+
+  addNode(type: NodeType, position?: { x: number; y: number }): string {
+    const id = nextNodeId(this.graph, type);
+    const node: GraphNode = { id, type, position: position ?? this.nextFreePoint(), data: defaultNodeData(type) };
+    this.graph = { ...this.graph, nodes: [...this.graph.nodes, node] };
+    this.selectedNode = id;
+    this.selectedEdge = undefined;
+    this.dirty = true;
+    if (!position) queueMicrotask(() => this.cy?.animate({ center: { eles: this.cy.$id(id) } }, { duration: 150 }));
+    return id;
+  }
+
+  private addEdge(e: { source: string; target: string; sourceHandle?: string }): void {
+    const src = this.graph.nodes.find((n) => n.id === e.source);
+    if (this.graph.edges.some((x) => x.source === e.source && x.target === e.target)) {
+      toast('Those nodes are already connected.');
+      return;
+    }
+    const handle = e.sourceHandle ?? (src?.type === 'conditional' ? (this.graph.edges.some((x) => x.source === src.id && x.sourceHandle === 'true') ? 'false' : 'true') : undefined);
+    let n = this.graph.edges.length + 1;
+    while (this.graph.edges.some((x) => x.id === `e${n}`)) n++;
+    const edge: GraphEdge = { id: `e${n}`, source: e.source, target: e.target, ...(handle ? { sourceHandle: handle } : {}) };
+    this.graph = { ...this.graph, edges: [...this.graph.edges, edge] };
+    this.dirty = true;
+  }
+
+  private removeEdge(id: string): void {
+    this.graph = { ...this.graph, edges: this.graph.edges.filter((e) => e.id !== id) };
+    if (this.selectedEdge === id) this.selectedEdge = undefined;
+    this.dirty = true;
+  }
+
+  private removeNode(id: string): void {
+    this.graph = { nodes: this.graph.nodes.filter((n) => n.id !== id), edges: this.graph.edges.filter((e) => e.source !== id && e.target !== id) };
+    this.problems = this.problems.filter((p) => p.node_id !== id);
+    if (this.selectedNode === id) this.selectedNode = undefined;
+    this.dirty = true;
+  }
+
+  private patchNode(id: string, patch: Partial<NodeData>): void {
+    this.graph = {
+      ...this.graph,
+      nodes: this.graph.nodes.map((n) => {
+        if (n.id !== id) return n;
+        const data = { ...n.data, ...patch } as NodeData;
+        for (const [k, v] of Object.entries(patch)) if (v === undefined) delete (data as Record<string, unknown>)[k];
+        return { ...n, data };
+      }),
+    };
+    // A fixed field no longer carries the server's complaint.
+    const fields = Object.keys(patch);
+    this.problems = this.problems.filter((p) => !(p.node_id === id && p.field && fields.some((f) => p.field === f || p.field!.startsWith(`${f}.`))));
+    this.dirty = true;
+  }
+
+  private onCanvasKey(e: KeyboardEvent): void {
+    if (e.key !== 'Delete' && e.key !== 'Backspace') return;
+    e.preventDefault();
+    if (this.selectedEdge) this.removeEdge(this.selectedEdge);
+    else if (this.selectedNode) this.removeNode(this.selectedNode);
+  }
+
+  private onDrop(e: DragEvent): void {
+    e.preventDefault();
+    const type = e.dataTransfer?.getData(DRAG_TYPE) || e.dataTransfer?.getData('text/plain');
+    if (!type || !PALETTE_GROUPS.some((g) => g.items.some((i) => i.type === type))) return;
+    this.addNode(type as NodeType, this.modelPoint(e.clientX, e.clientY));
+  }
+
+  async save(): Promise<boolean> {
+    if (!this.name.trim()) {
+      this.problems = [{ message: 'Give the workflow a name before saving.' }];
+      (this.querySelector('#wf-name') as HTMLInputElement | null)?.focus();
+      return false;
+    }
+    this.saving = true;
+    try {
+      const body = { name: this.name.trim(), description: this.description, graph: this.graph };
+      if (this.workflowId) {
+        await api.put(`/api/workflows/${encodeURIComponent(this.workflowId)}`, body);
+      } else {
+        const wf = await api.post<Workflow>('/api/workflows', body);
+        this.workflowId = wf.id;
+        navigate(`/workflows/${encodeURIComponent(wf.id)}/edit`, true);
+      }
+      this.problems = [];
+      this.dirty = false;
+      toast('Workflow saved');
+      return true;
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 422) {
+        const probs = problemsFromError(e.details);
+        this.problems = probs.length ? probs : [{ message: e.message }];
+        const first = this.problems.find((p) => p.node_id);
+        if (first?.node_id && this.graph.nodes.some((n) => n.id === first.node_id)) this.selectedNode = first.node_id;
+        toast(`Not saved: ${this.problems.length} problem(s) in the graph`, 'error');
+      } else {
+        this.problems = [{ message: errorMessage(e) }];
+        toast(`Not saved: ${errorMessage(e)}`, 'error');
+      }
+      return false;
+    } finally {
+      this.saving = false;
+    }
+  }
+
+  private planBody(node: GraphNode): Record<string, unknown> | undefined {
+    if (!this.planWorkspace.trim()) {
+      toast('Choose a workspace for planning first (toolbar).', 'error');
+      return undefined;
+    }
+    return { runtime: node.data.runtime ?? 'direct', agent: node.data.sandboxAgent ?? 'claude', workspace_path: this.planWorkspace.trim() };
+  }
+
+  private async plan(refineFeedback?: string): Promise<void> {
+    const sup = this.graph.nodes.find((n) => n.id === this.selectedNode);
+    if (!sup) return;
+    if (!sup.data.objective?.trim()) {
+      toast('The supervisor needs an objective to plan from.', 'error');
+      return;
+    }
+    const base = this.planBody(sup);
+    if (!base) return;
+    this.planning = true;
+    try {
+      const body: Record<string, unknown> = { ...base, objective: sup.data.objective, supervisor_node_id: sup.id };
+      if (sup.data.systemInstructions) body.system_instructions = sup.data.systemInstructions;
+      if (refineFeedback) Object.assign(body, { current_plan: currentPlan(this.graph, sup.id), feedback: refineFeedback });
+      const plan = await api.post<{ nodes: unknown; edges: unknown }>('/api/workflows/plan', body);
+      const merged = mergePlan(this.graph, sup.id, plan);
+      // Planned nodes without a position are laid out by depth, right of the supervisor.
+      const auto = depthLayout(merged);
+      const origin = sup.position ?? { x: 0, y: 0 };
+      const supAuto = auto.get(sup.id) ?? { x: 0, y: 0 };
+      merged.nodes = merged.nodes.map((n) => (n.position ? n : { ...n, position: { x: origin.x + (auto.get(n.id)!.x - supAuto.x), y: origin.y + auto.get(n.id)!.y } }));
+      this.graph = merged;
+      this.dirty = true;
+      toast(`Planned ${merged.nodes.filter((n) => n.data.generatedBy === sup.id).length} node(s)`);
+      // Spec §4 Planning rule 6: the generated workflow is saved at once and runnable.
+      if (this.name.trim()) await this.save();
+    } catch (e) {
+      toast(`Planning failed: ${errorMessage(e)}`, 'error');
+    } finally {
+      this.planning = false;
+    }
+  }
+
+  private async tune(instruction: string): Promise<void> {
+    const node = this.graph.nodes.find((n) => n.id === this.selectedNode);
+    if (!node) return;
+    const base = this.planBody(node);
+    if (!base) return;
+    this.planning = true;
+    try {
+      const r = await api.post<Partial<Pick<NodeData, 'label' | 'role' | 'objective' | 'systemInstructions'>>>('/api/workflows/plan/tune-node', { ...base, node_data: node.data, instruction });
+      const patch: Partial<NodeData> = {};
+      for (const k of ['label', 'role', 'objective', 'systemInstructions'] as const) if (typeof r[k] === 'string') patch[k] = r[k];
+      this.patchNode(node.id, patch);
+      toast('Node tuned');
+    } catch (e) {
+      toast(`Tune failed: ${errorMessage(e)}`, 'error');
+    } finally {
+      this.planning = false;
+    }
+  }
+
+  private renderPalette(): unknown {
+    return html`<aside class="palette" aria-label="Node palette">
+      <h2>Palette</h2>
+      <p class="hint">Drag onto the canvas, or press Enter.</p>
+      ${PALETTE_GROUPS.map(
+        (g) => html`<section class="palette-group" aria-label=${g.name}>
+          <h3>${g.name}</h3>
+          ${g.items.map(
+            (i) => html`<button class="palette-item" draggable="true" data-type=${i.type} title=${i.description}
+              @dragstart=${(e: DragEvent) => {
+                e.dataTransfer?.setData(DRAG_TYPE, i.type);
+                e.dataTransfer?.setData('text/plain', i.type);
+                if (e.dataTransfer) e.dataTransfer.effectAllowed = 'copy';
+              }}
+              @click=${() => this.addNode(i.type)}><span class="palette-swatch" style="background:${laneColour(PALETTE_GROUPS.indexOf(g) * 2)}"></span>${i.label}</button>`,
+          )}
+        </section>`,
+      )}
+    </aside>`;
+  }
+
+  override render(): unknown {
+    if (this.loadError) return html`<section class="card empty"><h1>Workflow not available</h1><p class="form-error" role="alert">${this.loadError}</p><a href="/">Back to Workflows</a></section>`;
+    if (!this.loaded) return html`<p class="muted pad">Loading…</p>`;
+    const byNode = problemsByNode(this.problems);
+    const sel = this.graph.nodes.find((n) => n.id === this.selectedNode);
+    const general = byNode.get('') ?? [];
+    const edge = this.graph.edges.find((e) => e.id === this.selectedEdge);
+    return html`
+      <div class="builder">
+        <header class="builder-head">
+          <div class="builder-title">
+            <a href="/" class="muted small">← Workflows</a>
+            <label class="sr-only" for="wf-name">Workflow name</label>
+            <input id="wf-name" class="title-input" placeholder="Workflow name" .value=${this.name} required
+              @input=${(e: InputEvent) => ((this.name = (e.target as HTMLInputElement).value), (this.dirty = true))} />
+            <label class="sr-only" for="wf-desc">Description</label>
+            <input id="wf-desc" class="desc-input" placeholder="Description (optional)" .value=${this.description}
+              @input=${(e: InputEvent) => ((this.description = (e.target as HTMLInputElement).value), (this.dirty = true))} />
+          </div>
+          <div class="builder-actions">
+            <label class="inline-field"><span>Planning workspace</span>
+              <input list="wf-plan-ws" .value=${this.planWorkspace} placeholder="/path/to/repo" @input=${(e: InputEvent) => (this.planWorkspace = (e.target as HTMLInputElement).value)} />
+              <datalist id="wf-plan-ws">${this.workspaces.map((w) => html`<option value=${w.path}></option>`)}</datalist>
+            </label>
+            ${this.dirty ? html`<span class="muted small" aria-live="polite">Unsaved changes</span>` : nothing}
+            <button class="btn btn-primary" data-action="save" ?disabled=${this.saving} @click=${() => this.save()}>${this.saving ? 'Saving…' : 'Save'}</button>
+          </div>
+        </header>
+        ${general.length || this.problems.some((p) => p.node_id)
+          ? html`<div class="banner banner-error" role="alert"><strong>The graph has ${this.problems.length} problem(s):</strong>
+              <ul>${this.problems.map((p) => html`<li>${p.node_id ? html`<button class="link-btn" @click=${() => ((this.selectedNode = p.node_id), (this.selectedEdge = undefined))}>${p.node_id}</button>: ` : nothing}${p.message}</li>`)}</ul></div>`
+          : nothing}
+        <div class="builder-body">
+          ${this.renderPalette()}
+          <section class="canvas-wrap" aria-label="Canvas">
+            <div class="canvas" tabindex="0" aria-label="Workflow canvas: Delete removes the selection, Shift-click a node to connect the selected node to it"
+              @dragover=${(e: DragEvent) => (e.preventDefault(), e.dataTransfer && (e.dataTransfer.dropEffect = 'copy'))}
+              @drop=${this.onDrop} @keydown=${this.onCanvasKey}></div>
+            ${this.graph.nodes.length === 0 ? html`<div class="canvas-empty">Drag a node from the palette to start.</div>` : nothing}
+            <div class="canvas-legend muted small">Lane colour = depth · dashed = generated by a planner · Shift-click to connect · Delete to remove</div>
+          </section>
+          <aside class="inspector-pane" aria-label="Inspector">
+            ${sel
+              ? html`<wf-node-inspector .node=${sel} .graph=${this.graph} .agents=${this.agents} .skills=${this.skills} .problems=${byNode.get(sel.id) ?? []} .busy=${this.planning}
+                  @node-change=${(e: CustomEvent<Partial<NodeData>>) => this.patchNode(sel.id, e.detail)}
+                  @node-delete=${() => this.removeNode(sel.id)}
+                  @edge-add=${(e: CustomEvent<{ source: string; target: string; sourceHandle?: string }>) => this.addEdge(e.detail)}
+                  @edge-remove=${(e: CustomEvent<string>) => this.removeEdge(e.detail)}
+                  @plan=${() => this.plan()} @refine=${(e: CustomEvent<string>) => this.plan(e.detail)} @tune=${(e: CustomEvent<string>) => this.tune(e.detail)}></wf-node-inspector>`
+              : edge
+                ? html`<div class="inspector"><h2>Edge</h2><p>${edge.source} → ${edge.target}${edge.sourceHandle ? ` (${edge.sourceHandle})` : ''}</p>
+                    <button class="btn btn-sm btn-danger-ghost" data-action="delete-edge" @click=${() => this.removeEdge(edge.id)}>Delete edge</button></div>`
+                : html`<div class="inspector inspector-empty"><h2>Inspector</h2><p class="muted">Select a node to edit its fields. ${this.graph.nodes.length} node(s), ${this.graph.edges.length} edge(s).</p></div>`}
+          </aside>
+        </div>
+      </div>
+    `;
+  }
+}
