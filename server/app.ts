@@ -13,6 +13,7 @@ import providerRoutes from './routes/providers.js';
 import skillRoutes from './routes/skills.js';
 import connectorRoutes from './routes/connectors.js';
 import memoryRoutes from './routes/memory.js';
+import planningRoutes from './routes/planning.js';
 import uiRoutes from './routes/ui.js';
 import type { Services } from './services.js';
 
@@ -40,6 +41,7 @@ export async function buildApp(services: Services, opts: BuildOptions = {}): Pro
   await app.register(skillRoutes);
   await app.register(connectorRoutes);
   await app.register(memoryRoutes);
+  await app.register(planningRoutes);
   // The web UI last: its wildcard answers every non-/api GET with the app shell (server/routes/ui.ts).
   await app.register(uiRoutes);
   app.setNotFoundHandler((req, reply) => {
