@@ -35,7 +35,7 @@ export function sweep(db: DB, config: Pick<Config, 'sweepIntervalMs'>, nowMs = D
   let abandoned = 0;
   for (const job of abandonedJobs(db, now)) {
     db.transaction(() => markJobFailed(db, job.id, `abandoned: lease expired after attempt ${job.attempts} of ${job.max_attempts}`, now)).immediate();
-    if (job.run_id && failRun(db, job.run_id, `${job.kind} job was abandoned after ${job.attempts} attempts (the process running it kept stopping)`)) abandoned++;
+    if (job.run_id && failRun(db, job.run_id, `${job.kind} job was abandoned after ${job.attempts} attempts (the process running it kept stopping)`, 'executor_lost')) abandoned++;
   }
   db.transaction(() => pruneJobs(db, nowIso(nowMs - JOB_RETENTION_MS))).immediate();
   return { expired, lost, abandoned };
