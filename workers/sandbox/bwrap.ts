@@ -77,10 +77,11 @@ export function bwrapArgs(o: BwrapOptions, bin: string, args: string[]): string[
     .filter((p): p is string => !!p)
     .map(real)
     .filter((p) => p !== '/' && isDir(p));
-  // Parents first; a folder inside another hidden one (or inside /tmp, private anyway) needs no mount of its own.
+  // Parents first; a folder inside another hidden one needs no mount of its own. Hidden folders under /tmp get
+  // one too (read-only), so writing to them fails instead of landing unseen in the private /tmp.
   const hidden: string[] = [];
   for (const p of [...new Set(candidates)].sort((a, b) => a.length - b.length)) {
-    if (under(p, '/tmp') || hidden.some((h) => under(p, h))) continue;
+    if (hidden.some((h) => under(p, h))) continue;
     hidden.push(p);
   }
   const isHidden = (p: string) => under(p, '/tmp') || hidden.some((h) => under(p, h));
@@ -89,6 +90,10 @@ export function bwrapArgs(o: BwrapOptions, bin: string, args: string[]): string[
   const readable = [...execPaths(bin), ...execPaths(process.execPath), ...alternates].filter((p) => existsSync(p) && isHidden(p));
   for (const p of [...new Set(readable)]) a.push('--ro-bind', p, p);
   for (const p of agentConfigPaths(o.agent, o.env)) if (existsSync(p)) a.push('--bind', p, p);
+  // Test hooks of the fake CLIs (test/fixtures/bin): their log and state folders stay writable when set.
+  for (const p of [o.env.WFCTL_FAKE_LOG && path.dirname(o.env.WFCTL_FAKE_LOG), o.env.WFCTL_FAKE_STATE]) {
+    if (p && isDir(p)) a.push('--bind', real(p), real(p));
+  }
   a.push(o.write ? '--bind' : '--ro-bind', cwd, cwd);
   for (const h of hidden) a.push('--remount-ro', h);
   a.push('--chdir', cwd, '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--die-with-parent', '--', bin, ...args);
