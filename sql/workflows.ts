@@ -95,12 +95,15 @@ function nameTaken(kind: WorkflowKind, name: string): WfError {
 
 /** `X`, else `X (2)`, `X (3)`, … : the first name whose slug is free in that tab. */
 export function uniqueName(db: DB, kind: WorkflowKind, base: string): string {
-  const stem = base.replace(/ \(\d+\)$/, '').slice(0, 190);
   if (!slugTaken(db, kind, slugify(base))) return base;
-  for (let i = 2; ; i++) {
+  // slugify keeps 80 characters: shorten the stem so the " (n)" suffix always reaches the slug.
+  let stem = base.replace(/ \(\d+\)$/, '').slice(0, 190);
+  while (slugify(stem).length > 70) stem = stem.slice(0, -1);
+  for (let i = 2; i < 10_000; i++) {
     const name = `${stem} (${i})`;
     if (!slugTaken(db, kind, slugify(name))) return name;
   }
+  throw new WfError('NAME_TAKEN', `no free name left for '${base}'; give the copy a name`);
 }
 
 export interface WorkflowInput {

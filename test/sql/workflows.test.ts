@@ -31,6 +31,16 @@ Workflows('uniqueName :: X, then X (2), X (3) by free slug in that tab only', ()
   assert.is(uniqueName(db, 'template', 'Deploy'), 'Deploy');
 });
 
+Workflows('uniqueName :: a name whose slug is cut at 80 characters still gets a free suffix', () => {
+  const { db } = testDb();
+  const long = 'a'.repeat(150);
+  insertWorkflow(db, { kind: 'user', name: long, graph: G });
+  const second = uniqueName(db, 'user', long);
+  assert.match(second, / \(2\)$/);
+  insertWorkflow(db, { kind: 'user', name: second, graph: G });
+  assert.match(uniqueName(db, 'user', long), / \(3\)$/);
+});
+
 Workflows('copyWorkflow and updateWorkflow :: the lock is checked in the same transaction as the change', () => {
   const { db } = testDb();
   const w = insertWorkflow(db, { kind: 'user', name: 'Locked', graph: G });
