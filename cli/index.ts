@@ -2,6 +2,7 @@
 import { Builtins, Cli } from 'clipanion';
 import { EXIT } from './base.js';
 import { ServeCommand } from './commands/serve.js';
+import { WorkerCommand } from './commands/worker.js';
 import { HookPreCommitCommand } from './commands/hook/pre-commit.js';
 
 export function buildCli(): Cli {
@@ -9,6 +10,7 @@ export function buildCli(): Cli {
   cli.register(Builtins.HelpCommand);
   cli.register(Builtins.VersionCommand);
   cli.register(ServeCommand);
+  cli.register(WorkerCommand);
   cli.register(HookPreCommitCommand);
   return cli;
 }

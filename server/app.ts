@@ -14,6 +14,9 @@ import skillRoutes from './routes/skills.js';
 import connectorRoutes from './routes/connectors.js';
 import memoryRoutes from './routes/memory.js';
 import planningRoutes from './routes/planning.js';
+import runRoutes from './routes/runs.js';
+import approvalRoutes from './routes/approvals.js';
+import eventRoutes from './routes/events.js';
 import uiRoutes from './routes/ui.js';
 import type { Services } from './services.js';
 
@@ -42,6 +45,9 @@ export async function buildApp(services: Services, opts: BuildOptions = {}): Pro
   await app.register(connectorRoutes);
   await app.register(memoryRoutes);
   await app.register(planningRoutes);
+  await app.register(runRoutes);
+  await app.register(approvalRoutes);
+  await app.register(eventRoutes);
   // The web UI last: its wildcard answers every non-/api GET with the app shell (server/routes/ui.ts).
   await app.register(uiRoutes);
   app.setNotFoundHandler((req, reply) => {

@@ -7,6 +7,7 @@ import type { Config } from '../core/config.js';
 import { openDatabase } from '../sql/db.js';
 import { seed } from '../sql/seed.js';
 import { detectSandbox } from '../workers/sandbox/detect.js';
+import { startEngine } from '../queue/engine.js';
 import { buildApp } from './app.js';
 import type { SchedulerStatus } from './services.js';
 
@@ -21,8 +22,11 @@ export async function startServer(config: Config, io: { stdout: Writable } = { s
   const db = openDatabase(config);
   seed(db);
   let scheduler: SchedulerStatus = { status: config.embeddedScheduler ? 'stopped' : 'disabled' };
+  // The embedded scheduler (design §2): same process, same database; WFCTL_SCHEDULER=off leaves it to `wfctl worker`.
+  const engine = config.embeddedScheduler ? startEngine(db, config) : undefined;
+  const schedulerStatus = (): SchedulerStatus => (engine && scheduler.status !== 'stopping' ? engine.scheduler.status() : scheduler);
   const app = await buildApp(
-    { db, config, scheduler: () => scheduler, sandbox: () => detectSandbox() },
+    { db, config, scheduler: schedulerStatus, sandbox: () => detectSandbox() },
     { logger: config.logLevel === 'silent' ? false : { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] } },
   );
   await app.listen({ host: config.host, port: config.port });
@@ -40,6 +44,7 @@ export async function startServer(config: Config, io: { stdout: Writable } = { s
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
       await app.close();
+      await engine?.stop();
       scheduler = { status: config.embeddedScheduler ? 'stopped' : 'disabled' };
       db.close();
       resolveDone(0);
