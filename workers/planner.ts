@@ -12,7 +12,7 @@ import type { Config } from '../core/config.js';
 import { WfError } from '../core/errors.js';
 import { assertValidGraph, type AgentName, type Graph, type GraphNode, type NodeData } from '../core/graph.js';
 import { parsePlanReply, parseTuneReply, planPrompt, tunePrompt, type Tuned } from '../core/plan.js';
-import { currentPlanOf, mergePlan, pinnedSubtasks } from '../core/plan-graph.js';
+import { currentPlanOf, hasGeneratedSpecialists, mergePlan, pinnedSubtasks } from '../core/plan-graph.js';
 import type { DB } from '../sql/db.js';
 import { appendLog } from '../sql/logs.js';
 import { growRunGraph } from '../sql/run-graph.js';
@@ -20,6 +20,8 @@ import type { RunRow } from '../sql/runs.js';
 import { readSecret } from '../sql/secrets.js';
 import { runRecordedAgent } from './agents/record.js';
 import type { AgentResult } from './agents/types.js';
+import { agent as agentExecutor } from './executors/agent.js';
+import type { NodeExecutor } from './executors/types.js';
 import { detectSandbox } from './sandbox/detect.js';
 import { prepareWorkingCopy } from './workspace.js';
 
@@ -177,3 +179,9 @@ export async function planAtRunTime(ctx: RunPlanContext): Promise<string> {
   db.transaction(() => appendLog(db, run.id, 'info', `node '${d.label}' (${node.id}) planned ${plan.subtasks.length} subtask${plan.subtasks.length === 1 ? '' : 's'}: ${plan.subtasks.map((s) => s.id).join(', ')}`, node.id)).immediate();
   return `Planned ${plan.subtasks.length} subtask${plan.subtasks.length === 1 ? '' : 's'}${plan.approval ? ', a review gate' : ''}${plan.memory ? ', a memory write' : ''}:\n${lines.join('\n')}`;
 }
+
+/**
+ * The executor of smartSupervisor nodes: plans at run time when the supervisor has no generated specialists
+ * yet, otherwise runs as a plain agent node (its plan is already in the graph).
+ */
+export const smartSupervisor: NodeExecutor = (ctx) => (hasGeneratedSpecialists(ctx.graph, ctx.node.id) ? agentExecutor(ctx) : planAtRunTime(ctx));

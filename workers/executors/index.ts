@@ -15,6 +15,8 @@ import { aggregator, conditional } from './control.js';
 import { memoryWrite } from './memory.js';
 import { NodeCancelled, type NodeExecutor } from './types.js';
 import { webhook } from './webhook.js';
+// Run-time planning lives with the planner (issue 6): see smartSupervisor in workers/planner.ts.
+import { smartSupervisor } from '../planner.js';
 
 /** How often the progress poller reads the run's status (design §6: at most every 500 ms). */
 export const PROGRESS_POLL_MS = 250;
@@ -35,6 +37,8 @@ export interface NodeOutcome {
 const EXECUTORS: Partial<Record<NodeType, NodeExecutor>> = { conditional, aggregator, memoryWrite, webhook };
 
 export function executorFor(type: NodeType): NodeExecutor {
+  // A smartSupervisor without generated specialists plans and grows the run's graph before the next level.
+  if (type === 'smartSupervisor') return smartSupervisor;
   if (isAgentNode(type)) return agent;
   const ex = EXECUTORS[type];
   if (!ex) throw new Error(`no executor for node type '${type}'`);

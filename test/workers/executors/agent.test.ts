@@ -44,7 +44,7 @@ Agent('run :: each CLI runs as an agent node; its final answer is the step outpu
       nodes: [
         node('c', 'c [[fake:answer=FROM-CLAUDE]]', { sandboxAgent: 'claude' }),
         node('x', 'x [[fake:answer=FROM-CODEX]]', { sandboxAgent: 'codex' }, 'reportWriter'),
-        node('g', 'g [[fake:answer=FROM-GEMINI]]', { sandboxAgent: 'gemini' }, 'smartSupervisor'),
+        node('g', 'g [[fake:answer=FROM-GEMINI]]', { sandboxAgent: 'gemini' }, 'supervisorAgent'),
       ],
       edges: [edge('c', 'x'), edge('x', 'g')],
     });
