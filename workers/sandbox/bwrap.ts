@@ -95,6 +95,9 @@ export function bwrapArgs(o: BwrapOptions, bin: string, args: string[]): string[
     if (p && isDir(p)) a.push('--bind', real(p), real(p));
   }
   a.push(o.write ? '--bind' : '--ro-bind', cwd, cwd);
+  // The copy's .git stays read-only: hooks or config planted there would run later, outside the sandbox, when
+  // wfctl commits the changes. The agent edits files; wfctl makes the commit.
+  if (o.write && existsSync(path.join(cwd, '.git'))) a.push('--ro-bind', path.join(cwd, '.git'), path.join(cwd, '.git'));
   for (const h of hidden) a.push('--remount-ro', h);
   a.push('--chdir', cwd, '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--die-with-parent', '--', bin, ...args);
   return a;

@@ -6,6 +6,8 @@
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { WfError } from '../../core/errors.js';
 import { findOnPath } from '../agents/bin.js';
 
@@ -30,7 +32,10 @@ export interface ContainerOptions {
 export function containerCommand(o: ContainerOptions, bin: string, args: string[], env: NodeJS.ProcessEnv = process.env): { bin: string; args: string[]; name: string; kill: () => void } {
   const name = `wfctl-agent-${randomUUID().slice(0, 12)}`;
   const image = o.image || env.WFCTL_AGENT_IMAGE || DEFAULT_AGENT_IMAGE;
-  const a = ['run', '--rm', '--name', name, '--init', '-v', `${o.cwd}:/workspace${o.write ? '' : ':ro'}`, '-w', '/workspace'];
+  const a = ['run', '--rm', '--name', name, '--init', '-v', `${o.cwd}:/workspace${o.write ? '' : ':ro'}`];
+  // As under bwrap, the copy's .git is read-only for the agent (wfctl commits outside, after the run).
+  if (o.write && existsSync(path.join(o.cwd, '.git'))) a.push('-v', `${path.join(o.cwd, '.git')}:/workspace/.git:ro`);
+  a.push('-w', '/workspace');
   // Files the agent writes in the copy stay owned by the user running wfctl.
   const uid = process.getuid?.();
   if (uid !== undefined && uid !== 0) a.push('--user', `${uid}:${process.getgid?.()}`);

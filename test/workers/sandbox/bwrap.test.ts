@@ -71,10 +71,10 @@ Bwrap('bwrap :: writing inside the copy works; the user repo stays byte-for-byte
   assert.is(readFakeLog(w.log)[0].cwd, w.copy);
 });
 
-Bwrap('bwrap :: writing outside the copy fails (home, source repo, system, wfctl home)', async () => {
+Bwrap('bwrap :: writing outside the copy fails (home, source repo, system, wfctl home, the copy\'s .git)', async () => {
   if (!available) return console.log('  (skipped: bubblewrap unusable here)');
   const w = await world();
-  const targets = [path.join(w.userHome, 'evil.txt'), path.join(w.repo, 'evil.txt'), '/etc/wfctl-evil.txt', path.join(w.config.home, 'evil.txt')];
+  const targets = [path.join(w.userHome, 'evil.txt'), path.join(w.repo, 'evil.txt'), '/etc/wfctl-evil.txt', path.join(w.config.home, 'evil.txt'), path.join(w.copy, '.git', 'hooks', 'pre-commit')];
   const prompt = targets.map((t) => `[[fake:write-abs=${t}:x]]`).join(' ') + ' done';
   const { res, messages } = await run(w, prompt);
   assert.is(res.status, 'completed', res.error);

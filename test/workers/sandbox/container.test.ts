@@ -23,7 +23,7 @@ appendFileSync(${JSON.stringify(log)}, JSON.stringify({ argv, envKeys: Object.ke
 if (argv[0] !== 'run') process.exit(0);
 let i = 1, mount;
 const withValue = new Set(['--name', '-v', '-w', '-e', '--user']);
-while (argv[i].startsWith('-')) { if (argv[i] === '-v') mount = argv[i + 1]; i += withValue.has(argv[i]) ? 2 : 1; }
+while (argv[i].startsWith('-')) { if (argv[i] === '-v' && !mount) mount = argv[i + 1]; i += withValue.has(argv[i]) ? 2 : 1; }
 const image = argv[i], bin = argv[i + 1], args = argv.slice(i + 2);
 const child = spawn(${JSON.stringify(FAKE_BIN)} + '/' + bin, args, { cwd: mount.split(':')[0], stdio: 'inherit' });
 child.on('exit', (code) => process.exit(code ?? 1));
@@ -52,6 +52,7 @@ Container('container :: docker run mounts the copy at /workspace with the image 
   assert.ok(a.includes('--rm'));
   assert.match(a[a.indexOf('--name') + 1], /^wfctl-agent-/);
   assert.is(a[a.indexOf('-v') + 1], `${r.cwd}:/workspace`);
+  assert.ok(a.includes(`${r.cwd}/.git:/workspace/.git:ro`), 'the copy\'s .git is read-only for the agent');
   assert.is(a[a.indexOf('-w') + 1], '/workspace');
   const img = a.indexOf('example/agents:1');
   assert.ok(img > 0);
