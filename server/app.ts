@@ -17,6 +17,9 @@ import planningRoutes from './routes/planning.js';
 import runRoutes from './routes/runs.js';
 import approvalRoutes from './routes/approvals.js';
 import eventRoutes from './routes/events.js';
+import agentRoutes from './routes/agents.js';
+import workspaceRoutes from './routes/workspaces.js';
+import runtimeRoutes from './routes/runtimes.js';
 import uiRoutes from './routes/ui.js';
 import type { Services } from './services.js';
 
@@ -48,6 +51,9 @@ export async function buildApp(services: Services, opts: BuildOptions = {}): Pro
   await app.register(runRoutes);
   await app.register(approvalRoutes);
   await app.register(eventRoutes);
+  await app.register(agentRoutes);
+  await app.register(workspaceRoutes);
+  await app.register(runtimeRoutes);
   // The web UI last: its wildcard answers every non-/api GET with the app shell (server/routes/ui.ts).
   await app.register(uiRoutes);
   app.setNotFoundHandler((req, reply) => {
