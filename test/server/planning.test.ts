@@ -7,7 +7,8 @@ import * as assert from 'uvu/assert';
 import { existsSync, readdirSync } from 'node:fs';
 import { graphProblems, type Graph } from '../../core/graph.js';
 import { approveWorkspace } from '../../workers/workspace.js';
-import { FAKE_BIN, gitRepo } from '../helpers.js';
+import { Scheduler } from '../../queue/scheduler.js';
+import { FAKE_BIN, gitRepo, waitFor } from '../helpers.js';
 import { makeApp, type ApiFixture } from './api-fixture.js';
 
 process.env.PATH = `${FAKE_BIN}:${process.env.PATH}`;
@@ -31,28 +32,28 @@ interface Ctx {
   repo: string;
 }
 
-let ctx: Ctx;
+// One app for the file (each sign-in costs a bcrypt hash); each case starts with an empty agent_runs table.
+let ctx: Ctx | undefined;
 async function setup(): Promise<void> {
-  const f = await makeApp();
-  const repo = gitRepo({ 'README.md': '# app\n' });
-  approveWorkspace(f.db, repo);
-  ctx = { f, repo };
-}
-async function teardown(): Promise<void> {
-  await ctx.f.close();
+  if (!ctx) {
+    const f = await makeApp();
+    const repo = gitRepo({ 'README.md': '# app\n' });
+    approveWorkspace(f.db, repo);
+    ctx = { f, repo };
+  }
+  ctx.f.db.prepare('DELETE FROM agent_runs').run();
 }
 
 // Agent invocations as recorded by runRecordedAgent (the fakes' own log cannot be written from inside bwrap).
 const calls = (): Array<{ agent: string; command: string; cwd: string; status: string; run_id: string | null }> =>
-  ctx.f.db.prepare('SELECT agent, command, cwd, status, run_id FROM agent_runs ORDER BY started_at, rowid').all() as never;
+  ctx!.f.db.prepare('SELECT agent, command, cwd, status, run_id FROM agent_runs ORDER BY started_at, rowid').all() as never;
 
 function plan(body: Record<string, unknown>, url = '/api/workflows/plan') {
-  return ctx.f.req({ method: 'POST', url, token: ctx.f.operatorToken, payload: { supervisor_node_id: 'sup', runtime: 'direct', agent: 'claude', workspace_path: ctx.repo, ...body } });
+  return ctx!.f.req({ method: 'POST', url, token: ctx!.f.operatorToken, payload: { supervisor_node_id: 'sup', runtime: 'direct', agent: 'claude', workspace_path: ctx!.repo, ...body } });
 }
 
 const Plan = suite('server/planning plan');
 Plan.before.each(setup);
-Plan.after.each(teardown);
 
 Plan('plan :: a fenced reply gives the supervisor plus the tagged subgraph', async () => {
   const reply = 'I read the repository. Here is the plan:\n```json\n' + JSON.stringify(PLAN) + '\n```\nDone.';
@@ -71,9 +72,9 @@ Plan('plan :: a fenced reply gives the supervisor plus the tagged subgraph', asy
   const c = calls();
   assert.is(c.length, 1);
   assert.equal([c[0].status, c[0].run_id], ['completed', null]);
-  assert.is.not(c[0].cwd, ctx.repo);
+  assert.is.not(c[0].cwd, ctx!.repo);
   assert.not.ok(existsSync(c[0].cwd), 'the throwaway copy is removed');
-  assert.equal(readdirSync(ctx.repo).sort(), ['.git', 'README.md']);
+  assert.equal(readdirSync(ctx!.repo).sort(), ['.git', 'README.md']);
 });
 
 Plan('plan :: a bare reply inside prose, on the unprefixed path, with codex', async () => {
@@ -182,17 +183,16 @@ Plan('plan :: bad bodies are 400 and no token is 401', async () => {
   assert.match((await plan({ objective: 'x', workspace_path: undefined })).json().message, /workspace_path/);
   assert.is((await plan({ objective: 'x', current_plan: { nodes: [{ id: 'a' }], edges: [] } })).statusCode, 400);
   assert.is((await plan({ objective: '   ' })).statusCode, 422);
-  const anon = await ctx.f.req({ method: 'POST', url: '/workflows/plan', payload: { objective: 'x' } });
+  const anon = await ctx!.f.req({ method: 'POST', url: '/workflows/plan', payload: { objective: 'x' } });
   assert.is(anon.statusCode, 401);
   assert.is(calls().length, 0);
 });
 
 const Tune = suite('server/planning tune-node');
 Tune.before.each(setup);
-Tune.after.each(teardown);
 
 function tune(body: Record<string, unknown>, url = '/api/workflows/plan/tune-node') {
-  return ctx.f.req({ method: 'POST', url, token: ctx.f.operatorToken, payload: { runtime: 'direct', agent: 'claude', workspace_path: ctx.repo, ...body } });
+  return ctx!.f.req({ method: 'POST', url, token: ctx!.f.operatorToken, payload: { runtime: 'direct', agent: 'claude', workspace_path: ctx!.repo, ...body } });
 }
 
 Tune('tune :: returns exactly the four fields, rewritten', async () => {
@@ -218,5 +218,35 @@ Tune('tune :: no usable JSON is 422; unapproved workspace is 422', async () => {
   assert.is(ws.json().code, 'WORKSPACE_NOT_APPROVED');
 });
 
+const Saved = suite('server/planning saved plan runs');
+Saved.before.each(setup);
+
+Saved('saved :: a plan saved through the workflows API runs at once to completion (no publish step)', async () => {
+  const res = await plan({ objective: `Improve the README ${answer(JSON.stringify({ ...PLAN, memory: { label: 'Remember', objective: 'Keep the outcome', key: 'outcome' } }))}` });
+  assert.is(res.statusCode, 200, res.body);
+  const saved = await ctx!.f.req({ method: 'POST', url: '/api/workflows', token: ctx!.f.operatorToken, payload: { name: 'Planned workflow', graph: res.json() } });
+  assert.is(saved.statusCode, 201, saved.body);
+  const sched = new Scheduler(ctx!.f.db, ctx!.f.config).start();
+  try {
+    const started = await ctx!.f.req({ method: 'POST', url: '/api/workflow-runs', token: ctx!.f.operatorToken, payload: { workflow_id: saved.json().id, workspace_path: ctx!.repo } });
+    assert.is(started.statusCode, 201, started.body);
+    const runId = started.json().run_id;
+    const done = await waitFor(async () => {
+      const r = (await ctx!.f.req({ method: 'GET', url: `/api/workflow-runs/${runId}`, token: ctx!.f.operatorToken })).json();
+      return ['completed', 'failed', 'cancelled'].includes(r.status) ? r : undefined;
+    }, 60_000, 50, 'the planned run to finish');
+    const logs = (await ctx!.f.req({ method: 'GET', url: `/api/workflow-runs/${runId}/logs`, token: ctx!.f.operatorToken })).body;
+    assert.is(done.status, 'completed', logs);
+    const ran = new Set((done.steps as Array<{ node_id: string; status: string }>).filter((x) => x.status === 'completed').map((x) => x.node_id));
+    for (const id of ['sup', 'sup-design', 'sup-build', 'sup-review', 'sup-memory']) assert.ok(ran.has(id), `${id} ran`);
+  } finally {
+    await sched.stop();
+  }
+});
+
 Plan.run();
 Tune.run();
+Saved.after(async () => {
+  await ctx?.f.close();
+});
+Saved.run();
