@@ -82,7 +82,8 @@ async function viaRunner(config: Config, req: AskRequest, timeoutMs: number): Pr
     res = await fetch(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...(secret ? { authorization: `Bearer ${secret}` } : {}) },
-      body: JSON.stringify({ agent: req.agent, ...(req.model ? { model: req.model } : {}), prompt: req.prompt, workspace_path: req.workspacePath, timeout_s: Math.ceil(timeoutMs / 1000) }),
+      // write: false: planning only reads; the runner confines the agent to the workspace read-only.
+      body: JSON.stringify({ agent: req.agent, ...(req.model ? { model: req.model } : {}), prompt: req.prompt, workspace_path: req.workspacePath, timeout_s: Math.ceil(timeoutMs / 1000), write: false }),
       signal: AbortSignal.any(signals),
     });
   } catch (e) {

@@ -16,7 +16,9 @@ import { getRun, runGraph } from '../../sql/runs.js';
 import { writeSecret } from '../../sql/secrets.js';
 import { latestSteps, listSteps } from '../../sql/steps.js';
 import { askSupervisorAgent, planWorkflow } from '../../workers/planner.js';
-import { tempDir, testConfig, testDb } from '../helpers.js';
+import { buildRunnerApp, runnerSecret } from '../../server/routes/runtimes.js';
+import { approveWorkspace } from '../../workers/workspace.js';
+import { FAKE_BIN, gitRepo, tempDir, testConfig, testDb } from '../helpers.js';
 import { edge, engineFixture, node, scheduler, startRun, waitStatus } from '../queue/fixture.js';
 
 interface Seen {
@@ -70,7 +72,7 @@ Runner('runner :: the runtime picks the route; the shared secret goes as Bearer;
     assert.equal(runner.seen.map((s) => s.url), ['/api/runtimes/container-sandbox/run', '/api/runtimes/direct-cli/run']);
     assert.ok(runner.seen.every((s) => s.auth === 'Bearer s3cret'));
     const b = runner.seen[0].body;
-    assert.equal([b.agent, b.model, b.workspace_path], ['gemini', 'flash', '/srv/repo']);
+    assert.equal([b.agent, b.model, b.workspace_path, b.write], ['gemini', 'flash', '/srv/repo', false]);
     assert.match(String(b.prompt), /Objective:\no/);
     assert.ok(Number(b.timeout_s) > 0);
     assert.not.ok('model' in runner.seen[1].body);
@@ -100,6 +102,26 @@ Runner('runner :: a failed agent, a refusal and an unreachable runner are AGENT_
   const { db, config } = testDb(testConfig({ runnerUrl: 'http://127.0.0.1:9' }));
   const e = await agentError(askSupervisorAgent(db, config, { prompt: 'p', runtime: 'direct', agent: 'claude', workspacePath: '/r' }));
   assert.match(e.message, /could not be reached/);
+});
+
+Runner('runner :: against the real `wfctl runner` app: the fake agent plans read-only in the approved workspace', async () => {
+  process.env.PATH = `${FAKE_BIN}:${process.env.PATH}`;
+  const { db, config: base } = testDb(testConfig());
+  const repo = gitRepo();
+  approveWorkspace(db, repo);
+  const secret = runnerSecret(base);
+  const runner = await buildRunnerApp(db, base, secret);
+  await runner.listen({ port: 0, host: '127.0.0.1' });
+  try {
+    const config = { ...base, runnerUrl: `http://127.0.0.1:${(runner.server.address() as AddressInfo).port}` };
+    const plan = JSON.stringify({ subtasks: [{ id: 'x', label: 'X', objective: 'x' }, { id: 'y', label: 'Y', objective: 'y', depends_on: ['x'] }] });
+    const g = await planWorkflow(db, config, { objective: `o [[fake:answer=${plan}]]`, supervisorNodeId: 'S', runtime: 'direct', agent: 'codex', workspacePath: repo });
+    assert.equal(g.edges.map((e) => `${e.source}>${e.target}`), ['S>S-x', 'S-x>S-y']);
+    const wrong = await agentError(askSupervisorAgent(db, { ...config, home: tempDir() }, { prompt: 'p', runtime: 'direct', agent: 'claude', workspacePath: repo }));
+    assert.match(wrong.message, /HTTP 401/);
+  } finally {
+    await runner.close();
+  }
 });
 
 const RunTime = suite('workers/planner smartSupervisor at run time');
