@@ -61,7 +61,7 @@ export async function askSupervisorAgent(db: DB, config: Config, req: AskRequest
     const r = await runRecordedAgent(db, { runId: null, stepRunId: null, nodeId: null }, {
       agent: req.agent, model: req.model, prompt: req.prompt, cwd: copy, write: false, runtime: req.runtime,
       // Read-only in a throwaway copy: confined where the host can, not refused where it cannot (docs/decisions.md).
-      sandbox: req.runtime === 'direct' && detectSandbox() !== 'none',
+      sandbox: req.runtime === 'direct' && detectSandbox() === 'bwrap',
       timeoutMs,
     }, { signal: req.signal });
     return answerOf(req.agent, r, timeoutMs);

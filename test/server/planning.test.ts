@@ -188,6 +188,21 @@ Plan('plan :: bad bodies are 400 and no token is 401', async () => {
   assert.is(calls().length, 0);
 });
 
+Plan('plan :: a client that goes away stops its planner agent', async () => {
+  const address = await ctx!.f.app.listen({ port: 0, host: '127.0.0.1' });
+  const ac = new AbortController();
+  const pending = fetch(`${address}/api/workflows/plan`, {
+    method: 'POST', signal: ac.signal,
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${ctx!.f.operatorToken}` },
+    body: JSON.stringify({ objective: 'slow [[fake:sleep=60]]', supervisor_node_id: 'sup', runtime: 'direct', agent: 'claude', workspace_path: ctx!.repo }),
+  }).catch((e: Error) => e);
+  await waitFor(() => ctx!.f.db.prepare('SELECT pid FROM agent_runs WHERE pid IS NOT NULL').get(), 20_000, 20, 'the planner agent to start');
+  ac.abort();
+  assert.instance(await pending, Error);
+  const row = await waitFor(() => ctx!.f.db.prepare("SELECT status FROM agent_runs WHERE status != 'running'").get() as { status: string } | undefined, 20_000, 50, 'the agent to stop');
+  assert.is(row.status, 'cancelled');
+});
+
 const Tune = suite('server/planning tune-node');
 Tune.before.each(setup);
 
