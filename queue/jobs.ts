@@ -8,6 +8,7 @@ import { EventEmitter } from 'node:events';
 import { nowIso } from '../core/time.js';
 import type { DB } from '../sql/db.js';
 import * as sql from '../sql/jobs.js';
+import { stmt } from '../sql/stmt.js';
 
 export type { JobRow, JobScope } from '../sql/jobs.js';
 
@@ -79,4 +80,29 @@ export function fail(db: DB, job: Job, error: string, retryable: boolean, baseBa
   sql.failJob(db, job.id, job.owner, error.slice(0, 4000), retryAt, nowIso());
   if (retry) setTimeout(() => queueEvents.emit('enqueued', job.kind), Math.max(0, Date.parse(retryAt!) - Date.now())).unref();
   return retry;
+}
+
+/*
+ * Lease release for graceful shutdown (issue 9). The SQL sits here rather than in sql/jobs.ts to keep the
+ * shutdown change inside queue/. A released job is pending and due now, its lease cleared and the lease's
+ * attempt taken back: a shutdown is not a failure of the job.
+ */
+const RELEASE_SQL = `UPDATE jobs SET status = 'pending', attempts = MAX(0, attempts - 1), run_at = ?, lease_owner = NULL,
+  lease_expires_at = NULL, last_error = ?, updated_at = ? WHERE status = 'leased' AND lease_owner = ?`;
+const RELEASE_NOTE = 'released: the process running it shut down before it finished';
+
+/** Gives one leased job back to the queue at once (its owner is shutting down). */
+export function release(db: DB, job: Job): boolean {
+  const now = nowIso();
+  const ok = stmt(db, `${RELEASE_SQL} AND id = ?`).run(now, RELEASE_NOTE, now, job.owner, job.id).changes > 0;
+  if (ok) setImmediate(() => queueEvents.emit('enqueued', job.kind));
+  return ok;
+}
+
+/** Gives back every job still leased by `owner`; returns how many. */
+export function releaseOwned(db: DB, owner: string): number {
+  const now = nowIso();
+  const n = stmt(db, RELEASE_SQL).run(now, RELEASE_NOTE, now, owner).changes;
+  if (n) setImmediate(() => queueEvents.emit('enqueued', 'run.level'));
+  return n;
 }

@@ -19,9 +19,30 @@ import { finishStep, insertStep, latestSteps, type StepRow } from '../sql/steps.
 import { runNode, type NodeOutcome, type NodeTask } from '../workers/executors/index.js';
 import type { NodePool } from '../workers/pool.js';
 import { prepareWorkingCopy } from '../workers/workspace.js';
-import { complete, enqueue, fail, lease, queueEvents, renew, type Job, type JobScope, type LevelPayload } from './jobs.js';
+import { complete, enqueue, fail, lease, queueEvents, release as releaseJob, releaseOwned, renew, type Job, type JobScope, type LevelPayload } from './jobs.js';
 import { failRun, failRunForNode } from './lifecycle.js';
 import { Semaphore } from './semaphore.js';
+import { broadcastInterrupt } from './shutdown.js';
+
+/**
+ * After the grace period, how long interrupted nodes get to wind down (runAgent's TERM → KILL of the agent's
+ * group takes up to 2 s) before the remaining leases are released regardless.
+ */
+export const INTERRUPT_WAIT_MS = 5000;
+
+/** Thrown by a job whose nodes were interrupted by shutdown: the job is released, not completed or failed. */
+class JobInterrupted extends Error {}
+
+/** Resolves true when `p` settles within `ms`, false otherwise. */
+async function settlesWithin(p: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((r) => (timer = setTimeout(() => r(false), ms)));
+  try {
+    return await Promise.race([p.then(() => true), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 const tx = <T>(db: DB, fn: () => T): T => db.transaction(fn).immediate();
 
@@ -51,6 +72,8 @@ export class Scheduler {
   private timer?: NodeJS.Timeout;
   private hbTimer?: NodeJS.Timeout;
   private wakePending = false;
+  /** Set when the shutdown grace period is over and in-flight nodes are being interrupted. */
+  private interrupting = false;
   private readonly agents: Semaphore;
   private readonly onEnqueued = () => this.wake();
 
@@ -82,15 +105,30 @@ export class Scheduler {
     return this;
   }
 
-  /** Stops leasing; waits for in-flight jobs up to graceMs (their leases expire and others take over after). */
+  /**
+   * Graceful stop (issue 9): stops leasing at once and lets in-flight jobs finish for up to graceMs. Nodes still
+   * running then are interrupted (agent process groups killed, step closed as interrupted) and their jobs are
+   * released: back to pending, lease cleared, the attempt not counted, so another process takes them over at
+   * once instead of after the lease expires. A node interrupted this way runs again (at-least-once).
+   */
   async stop(graceMs = this.config.shutdownGraceMs): Promise<void> {
     if (this.state === 'stopped') return;
     this.state = 'stopping';
     queueEvents.off('enqueued', this.onEnqueued);
     clearInterval(this.timer);
     clearInterval(this.hbTimer);
-    const all = Promise.allSettled([...this.active]);
-    await Promise.race([all, new Promise((r) => setTimeout(r, graceMs).unref())]);
+    const settled = () => Promise.allSettled([...this.active]);
+    if (!(await settlesWithin(settled(), graceMs))) {
+      this.interrupting = true;
+      broadcastInterrupt(this.owner);
+      await settlesWithin(settled(), INTERRUPT_WAIT_MS);
+      // A handler that ignored the interrupt still holds its lease: release it so nobody waits for expiry.
+      try {
+        releaseOwned(this.db, this.owner);
+      } catch {
+        /* busy or closed database: the leases then expire as after a crash */
+      }
+    }
     this.state = 'stopped';
   }
 
@@ -138,6 +176,10 @@ export class Scheduler {
       else if (job.kind === 'run.level') await this.runLevel(job, Number((job.payload as unknown as LevelPayload).level ?? 0));
       complete(this.db, job);
     } catch (e) {
+      if (e instanceof JobInterrupted) {
+        releaseJob(this.db, job);
+        return;
+      }
       const msg = (e as Error)?.message ?? String(e);
       const retried = fail(this.db, job, msg, true);
       if (!retried && job.runId) failRun(this.db, job.runId, `internal error while running ${job.kind}: ${msg}`);
@@ -202,6 +244,8 @@ export class Scheduler {
 
     const limit = maxParallelNodes(graph, levels);
     const outcomes = await this.runNodes(run.id, index, toRun, limit);
+    // Shutdown interrupted some of the level's nodes: hand the level back (completed nodes are skipped next time).
+    if (this.interrupting && [...outcomes.values()].some((o) => o.status === 'cancelled')) throw new JobInterrupted();
 
     const now = getRun(this.db, run.id);
     if (!now || now.status !== 'running') return;
@@ -233,7 +277,7 @@ export class Scheduler {
   private async runNodes(runId: string, level: number, ids: string[], limit: number): Promise<Map<string, NodeOutcome>> {
     const out = new Map<string, NodeOutcome>();
     const one = async (nodeId: string, pooled: boolean) => {
-      const task: NodeTask = { runId, nodeId, level };
+      const task: NodeTask = { runId, nodeId, level, owner: this.owner };
       const release = await this.agents.acquire();
       try {
         out.set(nodeId, pooled && this.opts.pool ? await this.opts.pool.run(task) : await runNode(this.db, this.config, task));

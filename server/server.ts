@@ -43,8 +43,9 @@ export async function startServer(config: Config, io: { stdout: Writable } = { s
       scheduler = { status: 'stopping' };
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
-      await app.close();
-      await engine?.stop();
+      // Graceful shutdown (issue 9): the scheduler stops leasing at once and gives in-flight nodes
+      // config.shutdownGraceMs (then interrupts them and releases their leases) while the API closes.
+      await Promise.all([app.close(), engine?.stop()]);
       scheduler = { status: config.embeddedScheduler ? 'stopped' : 'disabled' };
       db.close();
       resolveDone(0);

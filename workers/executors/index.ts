@@ -17,6 +17,8 @@ import { NodeCancelled, type NodeExecutor } from './types.js';
 import { webhook } from './webhook.js';
 // Run-time planning lives with the planner (issue 6): see smartSupervisor in workers/planner.ts.
 import { smartSupervisor } from '../planner.js';
+// Graceful shutdown (issue 9): a stopping scheduler interrupts its nodes after the grace period.
+import { NodeInterrupted, onInterrupt } from '../../queue/shutdown.js';
 
 /** How often the progress poller reads the run's status (design §6: at most every 500 ms). */
 export const PROGRESS_POLL_MS = 250;
@@ -25,6 +27,8 @@ export interface NodeTask {
   runId: string;
   nodeId: string;
   level: number;
+  /** Lease owner of the scheduler running the node: its shutdown interrupts the node (queue/shutdown.ts). */
+  owner?: string;
 }
 
 export interface NodeOutcome {
@@ -64,6 +68,8 @@ export async function runNode(db: DB, config: Config, task: NodeTask): Promise<N
     }
   }, PROGRESS_POLL_MS);
   const name = `'${node.data.label}' (${node.id})`;
+  // Shutdown past the grace period: abort like a cancel (the agent's group is killed), but with its own reason.
+  const offInterrupt = onInterrupt(task.owner, () => ac.abort(new NodeInterrupted()));
   try {
     let lastError = '';
     for (let i = 1; i <= maxAttempts; i++) {
@@ -80,6 +86,14 @@ export async function runNode(db: DB, config: Config, task: NodeTask): Promise<N
         tx(db, () => finishStep(db, step, 'completed', { output, summary: summarize(output) }));
         return { nodeId: node.id, status: 'completed', output };
       } catch (e) {
+        if (ac.signal.reason instanceof NodeInterrupted) {
+          // Not a failure of the node: closed as interrupted; the scheduler releases the job so it runs again.
+          const why = (ac.signal.reason as Error).message;
+          tx(db, () => {
+            if (finishStep(db, step, 'failed', { error: why })) appendLog(db, run.id, 'warn', `node ${name} ${why}`, node.id);
+          });
+          return { nodeId: node.id, status: 'cancelled', error: why };
+        }
         if (e instanceof NodeCancelled || ac.signal.aborted) {
           tx(db, () => {
             if (finishStep(db, step, 'cancelled', { error: 'run cancelled' })) appendLog(db, run.id, 'warn', `node ${name} stopped: the run was cancelled`, node.id);
@@ -99,5 +113,6 @@ export async function runNode(db: DB, config: Config, task: NodeTask): Promise<N
     return { nodeId: node.id, status: 'failed', error: lastError };
   } finally {
     clearInterval(poll);
+    offInterrupt();
   }
 }
