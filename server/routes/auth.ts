@@ -9,6 +9,9 @@ import { bearerToken } from '../plugins/auth.js';
 import { countUsers, createUser, findUserForLogin, getUser, verifyPassword, type PublicUser } from '../../sql/users.js';
 import { LOGIN_LIMITS, SlidingWindowLimiter } from '../plugins/ratelimit.js';
 
+/** Routes without query parameters refuse unknown ones, as bodies refuse unknown fields. */
+const noQuery = { type: 'object', additionalProperties: false, properties: {} } as const;
+
 export const credentialsBody = {
   type: 'object',
   additionalProperties: false,
@@ -36,7 +39,7 @@ export default async function authRoutes(app: FastifyInstance) {
   const byAddress = new SlidingWindowLimiter(LOGIN_LIMITS.perAddress);
   const byUsername = new SlidingWindowLimiter(LOGIN_LIMITS.perUsername);
 
-  app.get('/api/auth/status', { config: { public: true } }, async (req) => {
+  app.get('/api/auth/status', { config: { public: true }, schema: { querystring: noQuery } }, async (req) => {
     // The hook skips public routes, so read the optional token here to report who is signed in.
     const bootstrapped = countUsers(db) > 0;
     const token = bearerToken(req);
@@ -77,7 +80,7 @@ export default async function authRoutes(app: FastifyInstance) {
     reply.code(204);
   });
 
-  app.get('/api/auth/me', async (req) => {
+  app.get('/api/auth/me', { schema: { querystring: noQuery } }, async (req) => {
     const user = getUser(db, req.user!.id);
     if (!user) throw new WfError('UNAUTHORIZED', 'your account no longer exists; sign in again');
     return { ...user, session_expires_at: req.session!.expires_at };

@@ -8,6 +8,9 @@ import { WfError } from '../../core/errors.js';
 import { deleteConnector, listConnectors, saveConnector, type ConnectorInput } from '../../sql/catalogue.js';
 import { checkHttpUrl } from './providers.js';
 
+/** Routes without query parameters refuse unknown ones, as bodies refuse unknown fields. */
+const noQuery = { type: 'object', additionalProperties: false, properties: {} } as const;
+
 const props = {
   name: { type: 'string', minLength: 1, maxLength: 100 },
   // Known types: github, gitlab, slack, webhook; others are accepted as lower-case identifiers.
@@ -43,7 +46,7 @@ function check(b: ConnectorInput): ConnectorInput {
 export default async function connectorRoutes(app: FastifyInstance) {
   const { db, config } = app.services;
 
-  app.get('/api/connectors', async () => listConnectors(db));
+  app.get('/api/connectors', { schema: { querystring: noQuery } }, async () => listConnectors(db));
 
   app.post<{ Body: ConnectorInput }>('/api/connectors', {
     schema: { body: { type: 'object', additionalProperties: false, required: ['name', 'type'], properties: props } },

@@ -6,6 +6,9 @@ import type { FastifyInstance } from 'fastify';
 import { WfError } from '../../core/errors.js';
 import { deleteProvider, listProviders, PROVIDER_TYPES, saveProvider, type ProviderInput } from '../../sql/catalogue.js';
 
+/** Routes without query parameters refuse unknown ones, as bodies refuse unknown fields. */
+const noQuery = { type: 'object', additionalProperties: false, properties: {} } as const;
+
 const props = {
   name: { type: 'string', minLength: 1, maxLength: 100 },
   type: { type: 'string', enum: PROVIDER_TYPES },
@@ -41,7 +44,7 @@ function check(b: ProviderInput): ProviderInput {
 export default async function providerRoutes(app: FastifyInstance) {
   const { db, config } = app.services;
 
-  app.get('/api/model-providers', async () => listProviders(db));
+  app.get('/api/model-providers', { schema: { querystring: noQuery } }, async () => listProviders(db));
 
   app.post<{ Body: ProviderInput }>('/api/model-providers', {
     schema: { body: { type: 'object', additionalProperties: false, required: ['name', 'type'], properties: props } },

@@ -3,6 +3,9 @@ import type { FastifyInstance } from 'fastify';
 import { WfError } from '../../core/errors.js';
 import { deleteSkill, insertSkill, listSkills, requireSkill, updateSkill, type SkillInput } from '../../sql/catalogue.js';
 
+/** Routes without query parameters refuse unknown ones, as bodies refuse unknown fields. */
+const noQuery = { type: 'object', additionalProperties: false, properties: {} } as const;
+
 const props = {
   name: { type: 'string', minLength: 1, maxLength: 100 },
   description: { type: 'string', maxLength: 2000 },
@@ -25,7 +28,7 @@ function check(b: SkillInput): SkillInput {
 export default async function skillRoutes(app: FastifyInstance) {
   const { db } = app.services;
 
-  app.get('/api/skills', async () => listSkills(db));
+  app.get('/api/skills', { schema: { querystring: noQuery } }, async () => listSkills(db));
 
   app.post<{ Body: SkillInput & { name: string; prompt_template: string } }>('/api/skills', {
     schema: { body: { type: 'object', additionalProperties: false, required: ['name', 'prompt_template'], properties: props } },
@@ -35,7 +38,7 @@ export default async function skillRoutes(app: FastifyInstance) {
     return s;
   });
 
-  app.get<{ Params: { id: string } }>('/api/skills/:id', { schema: { params: idParams } }, async (req) => requireSkill(db, req.params.id));
+  app.get<{ Params: { id: string } }>('/api/skills/:id', { schema: { params: idParams, querystring: noQuery } }, async (req) => requireSkill(db, req.params.id));
 
   app.patch<{ Params: { id: string }; Body: SkillInput }>('/api/skills/:id', {
     schema: { params: idParams, body: { type: 'object', additionalProperties: false, minProperties: 1, properties: props } },

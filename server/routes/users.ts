@@ -3,6 +3,9 @@ import type { FastifyInstance } from 'fastify';
 import { createUser, deleteUser, listUsers, type Role } from '../../sql/users.js';
 import { requireAdmin } from '../plugins/auth.js';
 
+/** Routes without query parameters refuse unknown ones, as bodies refuse unknown fields. */
+const noQuery = { type: 'object', additionalProperties: false, properties: {} } as const;
+
 const idParams = {
   type: 'object',
   required: ['id'],
@@ -23,7 +26,7 @@ const createBody = {
 export default async function userRoutes(app: FastifyInstance) {
   const { db } = app.services;
 
-  app.get('/api/users', { onRequest: requireAdmin }, async () => listUsers(db));
+  app.get('/api/users', { onRequest: requireAdmin, schema: { querystring: noQuery } }, async () => listUsers(db));
 
   app.post<{ Body: { username: string; password: string; role: Role } }>(
     '/api/users',

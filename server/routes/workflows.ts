@@ -9,6 +9,9 @@ import {
   copyWorkflow, deleteWorkflow, insertWorkflow, listWorkflows, requireWorkflow, updateWorkflow, workflowRuns, type WorkflowKind,
 } from '../../sql/workflows.js';
 
+/** Routes without query parameters refuse unknown ones, as bodies refuse unknown fields. */
+const noQuery = { type: 'object', additionalProperties: false, properties: {} } as const;
+
 const name = { type: 'string', minLength: 1, maxLength: 200 } as const;
 const description = { type: 'string', maxLength: 5000 } as const;
 // The graph's inner shape is checked by assertValidGraph, which names the node and the problem (422).
@@ -74,7 +77,7 @@ export default async function workflowRoutes(app: FastifyInstance) {
     return w;
   });
 
-  app.get<{ Params: { id: string } }>('/api/workflows/:id', { schema: { params: idParams } }, async (req) => requireWorkflow(db, req.params.id));
+  app.get<{ Params: { id: string } }>('/api/workflows/:id', { schema: { params: idParams, querystring: noQuery } }, async (req) => requireWorkflow(db, req.params.id));
 
   app.put<{ Params: { id: string }; Body: { name?: string; description?: string; graph?: unknown } }>(
     '/api/workflows/:id',

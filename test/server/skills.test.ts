@@ -33,7 +33,7 @@ Skills('crud :: create 201, read, patch, delete 204; then 404', async () => {
   await f.close();
 });
 
-Skills('errors :: missing template 400, blank template 422, unknown field 400, wrong types 400, empty patch 400', async () => {
+Skills('errors :: missing template 400, blank template 422, unknown field 400, wrong types 400, empty patch 400, unknown query 400', async () => {
   const f = await makeApp();
   const before = count(f.db, 'skills');
   const post = (payload: object) => f.req({ method: 'POST', url: '/api/skills', token: f.operatorToken, payload });
@@ -43,6 +43,7 @@ Skills('errors :: missing template 400, blank template 422, unknown field 400, w
   assert.is((await post({ name: 'x', prompt_template: 'p', compatible_roles: { all: true } })).statusCode, 400);
   assert.is((await post({ name: 'x', prompt_template: 'p', compatible_roles: [{}] })).statusCode, 400);
   assert.is((await f.req({ method: 'PATCH', url: '/api/skills/builtin-code-review', token: f.operatorToken, payload: {} })).statusCode, 400);
+  assert.is((await f.req({ url: '/api/skills?sort=name', token: f.operatorToken })).statusCode, 400);
   assert.is(count(f.db, 'skills'), before);
   await f.close();
 });
