@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { WfError } from '../../core/errors.js';
@@ -169,5 +170,60 @@ Merge('merge :: a manual child of the supervisor is wired after the plan\'s fina
   assert.equal(again.edges.filter((e) => e.target === 'report').map((e) => e.source).sort(), ['sup', 'sup-solo']);
 });
 
+const Props = suite('core/plan-graph properties');
+
+/** Random acyclic plans: subtask i may depend only on subtasks before it; optional gate and memory. */
+const planArb = fc
+  .integer({ min: 1, max: 12 })
+  .chain((n) =>
+    fc.record({
+      deps: fc.tuple(...Array.from({ length: n }, (_, i) => fc.subarray(Array.from({ length: i }, (_, j) => j)))),
+      approval: fc.boolean(),
+      memory: fc.boolean(),
+      ids: fc.uniqueArray(fc.string({ unit: fc.constantFrom('a', 'b', 'x', '1', '.', '!', '-', '_'), minLength: 1, maxLength: 6 }), { minLength: n, maxLength: n }),
+    }),
+  )
+  .map(({ deps, approval, memory, ids }) =>
+    validatePlan({
+      subtasks: deps.map((d, i) => ({ id: ids[i], label: `L${i}`, objective: `O${i}`, depends_on: d.map((j) => ids[j]) })),
+      ...(approval ? { approval: true } : {}),
+      ...(memory ? { memory: true } : {}),
+    }),
+  );
+
+Props('property :: any valid plan builds a valid, fully tagged graph whose roots hang off the supervisor', () => {
+  fc.assert(
+    fc.property(planArb, (p) => {
+      const g = mergePlan(undefined, p, { supervisorId: 'sup', supervisorNode: SUP });
+      assert.equal(graphProblems(g), []);
+      const generated = g.nodes.filter((n) => n.id !== 'sup');
+      assert.ok(generated.every((n) => n.data.generatedBy === 'sup'));
+      assert.ok(g.edges.every((e) => e.data?.generatedBy === 'sup'));
+      for (const n of generated) assert.ok(g.edges.some((e) => e.target === n.id), `${n.id} has a parent`);
+      assert.is(new Set(generated.map((n) => `${n.position!.x},${n.position!.y}`)).size, generated.length, 'no two nodes share a position');
+    }),
+    { numRuns: 200 },
+  );
+});
+
+Props('property :: re-planning never changes a manual node or edge', () => {
+  fc.assert(
+    fc.property(planArb, planArb, (p1, p2) => {
+      const base = mergePlan(undefined, p1, { supervisorId: 'sup', supervisorNode: SUP });
+      const manual: Graph = {
+        nodes: [...base.nodes, { id: 'm1', type: 'specialistAgent', data: { label: 'M1', objective: 'm' } }, { id: 'm2', type: 'reportWriter', data: { label: 'M2', objective: 'm' } }],
+        edges: [...base.edges, { id: 'x1', source: 'm1', target: 'sup' }, { id: 'x2', source: 'm1', target: 'm2' }],
+      };
+      const merged = mergePlan(manual, p2, { supervisorId: 'sup', supervisorNode: SUP });
+      for (const n of manual.nodes.filter((x) => !x.data.generatedBy)) assert.equal(merged.nodes.find((x) => x.id === n.id), n);
+      for (const e of manual.edges.filter((x) => !x.data?.generatedBy)) assert.equal(merged.edges.find((x) => x.id === e.id), e);
+      assert.equal(graphProblems(merged), []);
+      assert.is(merged.nodes.filter((n) => n.data.generatedBy === 'sup').length, p2.subtasks.length + (p2.approval ? 1 : 0) + (p2.memory ? 1 : 0));
+    }),
+    { numRuns: 200 },
+  );
+});
+
 Build.run();
 Merge.run();
+Props.run();
