@@ -119,7 +119,8 @@ export interface Resolution {
   approvalId: string;
   action: ApprovalAction;
   note?: string | null;
-  user?: { id: string; username: string } | null;
+  /** Who resolved it; id null for a person at a `wfctl run` terminal (no account involved). */
+  user?: { id: string | null; username: string } | null;
 }
 
 /**

@@ -1,0 +1,167 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { spawnSync, type ChildProcess } from 'node:child_process';
+import { resolveApproval } from '../../queue/lifecycle.js';
+import { getApproval } from '../../sql/approvals.js';
+import { getRun, listRuns } from '../../sql/runs.js';
+import { pidAlive, runWfctl, spawnTracked, waitFor, WFCTL_BIN } from '../helpers.js';
+import { chain, cliHome, node, stripAnsi, type CliHome } from './fixture.js';
+
+const T = suite('cli/run on a terminal');
+
+interface Proc {
+  child: ChildProcess;
+  out(): string;
+  exit: Promise<number | null>;
+}
+
+function start(cmd: string, args: string[], env: NodeJS.ProcessEnv, stdin: 'pipe' | 'ignore' = 'ignore'): Proc {
+  const child = spawnTracked(cmd, args, { env, stdio: [stdin, 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  const exit = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  return { child, out: () => out, exit };
+}
+
+/** wfctl under a real pseudo-terminal of 120 columns (script(1)). */
+function inPty(h: CliHome, args: string[], env: NodeJS.ProcessEnv = h.env): Proc {
+  const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+  return start('script', ['-qefc', `stty cols 120 rows 40; ${[process.execPath, WFCTL_BIN, ...args].map(q).join(' ')}`, '/dev/null'], { ...env, TERM: 'xterm-256color' }, 'pipe');
+}
+
+/** Pids whose process group is `pgid`. */
+function groupPids(pgid: number): number[] {
+  const r = spawnSync('ps', ['-eo', 'pid=,pgid=,stat='], { encoding: 'utf8' });
+  return r.stdout.split('\n').map((l) => l.trim().split(/\s+/)).filter((f) => Number(f[1]) === pgid && !f[2]?.startsWith('Z')).map((f) => Number(f[0]));
+}
+
+const runningAgentPid = (h: CliHome) =>
+  (h.db.prepare(`SELECT pid FROM agent_runs WHERE status = 'running' AND pid IS NOT NULL`).get() as { pid: number } | undefined)?.pid;
+
+T('tree :: levels and nodes with live status and durations under a pseudo-terminal; NO_COLOR turns colour off', async () => {
+  const h = cliHome();
+  h.workflow('Tree', chain('look [[fake:sleep=0.5]] [[fake:answer=all good]]', 'write [[fake:answer=done]]'));
+  const colour = inPty(h, ['run', 'tree', '--repo', h.repo], { ...h.env, NO_COLOR: undefined, FORCE_COLOR: undefined });
+  assert.is(await colour.exit, 0, colour.out());
+  const text = stripAnsi(colour.out());
+  assert.match(text, /Running 'Tree' on /);
+  assert.match(text, /Level 1 · 1 node/);
+  assert.match(text, /Level 2 · 1 node/);
+  assert.match(text, /A \[claude\] · running · \d/);
+  assert.match(text, /A \[claude\] · completed · \d/);
+  assert.match(text, /B \[claude\] · completed · \d/);
+  assert.match(text, /run [0-9a-f-]{36} completed in /);
+  assert.match(colour.out(), /\x1b\[1A/, 'redraws in place');
+  assert.match(colour.out(), /\x1b\[3\dm/, 'coloured');
+  const plain = inPty(h, ['run', 'tree', '--repo', h.repo]);
+  assert.is(await plain.exit, 0, plain.out());
+  assert.match(stripAnsi(plain.out()), /B \[claude\] · completed/);
+  assert.not.match(plain.out(), /\x1b\[3\dm/, 'no colour under NO_COLOR');
+});
+
+T('timeout :: --timeout cancels the run and exits 124 with no agent left', async () => {
+  const h = cliHome();
+  h.workflow('Slow', { nodes: [node('a', 'think [[fake:sleep=30]]')], edges: [] });
+  const r = await runWfctl(['run', 'slow', '--repo', h.repo, '--timeout', '1s', '--json', '--no-sandbox'], { env: h.env });
+  assert.is(r.code, 124, r.stderr);
+  const j = JSON.parse(r.stdout);
+  assert.is(j.status, 'cancelled');
+  assert.is(j.timed_out, true);
+  assert.match(j.error, /timed out after 1s/);
+  const inv = h.invocations();
+  assert.is(inv.length, 1);
+  assert.not.ok(pidAlive(inv[0].pid), 'agent stopped');
+});
+
+T('interrupt :: Ctrl-C cancels the run, kills the agent group (grandchild too) and exits 130', async () => {
+  const h = cliHome();
+  h.workflow('Sleepy', { nodes: [node('a', 'think [[fake:spawn-child]] [[fake:sleep=60]]')], edges: [] });
+  const p = start(process.execPath, [WFCTL_BIN, 'run', 'sleepy', '--repo', h.repo, '--no-sandbox'], h.env);
+  const pid = await waitFor(() => runningAgentPid(h), 20_000, 50, 'the agent to start');
+  await waitFor(() => groupPids(pid).length >= 2, 10_000, 50, 'the grandchild');
+  const group = groupPids(pid);
+  process.kill(p.child.pid!, 'SIGINT');
+  assert.is(await p.exit, 130, p.out());
+  assert.match(p.out(), /cancelling the run: stopping agents \(Ctrl-C again to exit at once\)/);
+  assert.match(p.out(), /run [0-9a-f-]{36} cancelled/);
+  const run = listRuns(h.db)[0];
+  assert.is(run.status, 'cancelled');
+  assert.match(run.error!, /interrupted \(Ctrl-C in wfctl run\)/);
+  for (const g of group) assert.not.ok(pidAlive(g), `process ${g} of the agent group is gone`);
+  const inv = h.invocations();
+  assert.ok(inv[0]?.child_pid, 'the fake reported its grandchild');
+  assert.not.ok(pidAlive(inv[0].child_pid!));
+});
+
+T('interrupt :: a second Ctrl-C exits at once and still leaves no agent', async () => {
+  const h = cliHome();
+  // hang ignores SIGTERM, so the first Ctrl-C alone would wait for the kill grace period.
+  h.workflow('Stuck', { nodes: [node('a', 'think [[fake:hang]]')], edges: [] });
+  const p = start(process.execPath, [WFCTL_BIN, 'run', 'stuck', '--repo', h.repo, '--no-sandbox'], h.env);
+  const pid = await waitFor(() => runningAgentPid(h), 20_000, 50, 'the agent to start');
+  process.kill(p.child.pid!, 'SIGINT');
+  await waitFor(() => /cancelling the run/.test(p.out()), 10_000, 20, 'the first interrupt');
+  process.kill(p.child.pid!, 'SIGINT');
+  assert.is(await p.exit, 130, p.out());
+  assert.match(p.out(), /interrupted again: agents killed, exiting/);
+  await waitFor(() => !pidAlive(pid), 5000, 50, 'the agent to be gone');
+  assert.is(getRun(h.db, listRuns(h.db)[0].id)!.status, 'cancelled');
+});
+
+function gated(h: CliHome, noteRequired: boolean): void {
+  h.workflow('Gated', {
+    nodes: [node('g', 'approve the change', { noteRequired }, 'humanApproval'), node('a', 'ship [[fake:answer=shipped]]')],
+    edges: [{ id: 'g->a', source: 'g', target: 'a' }],
+  });
+}
+
+T('gate :: off a terminal it prints the approval id and waits; resolving it elsewhere continues the run', async () => {
+  const h = cliHome();
+  gated(h, false);
+  const p = start(process.execPath, [WFCTL_BIN, 'run', 'gated', '--repo', h.repo], h.env);
+  const m = await waitFor(() => /approval required at 'G' \(approval ([0-9a-f-]{36}),.*POST \/api\/workflow-runs\/([0-9a-f-]{36})\/\{approve \| reject \| request-revision\}/.exec(p.out()), 20_000, 50, 'the approval line');
+  resolveApproval(h.db, { runId: m[2], approvalId: m[1], action: 'approve', note: 'looks fine', user: null });
+  assert.is(await p.exit, 0, p.out());
+  assert.match(p.out(), /approval 'G' \(g\) approved by someone/);
+  assert.match(p.out(), /node 'A' \(a\) completed/);
+  // Rejected elsewhere: the run fails, exit 1.
+  const q = start(process.execPath, [WFCTL_BIN, 'run', 'gated', '--repo', h.repo, '--json'], h.env);
+  const m2 = await waitFor(() => /approval ([0-9a-f-]{36}),.*workflow-runs\/([0-9a-f-]{36})\//.exec(q.out()), 20_000, 50, 'the approval line on stderr');
+  resolveApproval(h.db, { runId: m2[2], approvalId: m2[1], action: 'reject', note: 'no', user: null });
+  assert.is(await q.exit, 1, q.out());
+});
+
+T('gate :: on a terminal it prompts; request revision needs the note the gate requires', async () => {
+  const h = cliHome();
+  gated(h, true);
+  const p = inPty(h, ['run', 'gated', '--repo', h.repo]);
+  await waitFor(() => /\[a\]pprove \/ \[r\]eject \/ request re\[v\]ision\? /.test(stripAnsi(p.out())), 20_000, 50, 'the prompt');
+  assert.match(stripAnsi(p.out()), /Approval required: 'G' \(approval [0-9a-f-]{36}, expires /);
+  p.child.stdin!.write('v\r');
+  await waitFor(() => /Note \(required\): /.test(p.out()), 10_000, 20, 'the note prompt');
+  p.child.stdin!.write('\r');
+  await waitFor(() => /this gate requires a note/.test(p.out()), 10_000, 20, 'the note refusal');
+  p.child.stdin!.write('needs more tests\r');
+  assert.is(await p.exit, 1, p.out());
+  const a = h.db.prepare('SELECT * FROM approval_requests').get() as { id: string };
+  const row = getApproval(h.db, a.id)!;
+  assert.is(row.status, 'revision_requested');
+  assert.is(row.resolution_comment, 'needs more tests');
+  assert.match(row.resolved_by_name!, /\(terminal\)$/);
+});
+
+T('gate :: a prompt closes when the approval is resolved in the UI / API, and the run goes on', async () => {
+  const h = cliHome();
+  gated(h, false);
+  const p = inPty(h, ['run', 'gated', '--repo', h.repo]);
+  await waitFor(() => /request re\[v\]ision\? /.test(stripAnsi(p.out())), 20_000, 50, 'the prompt');
+  const a = h.db.prepare('SELECT * FROM approval_requests').get() as { id: string; run_id: string };
+  resolveApproval(h.db, { runId: a.run_id, approvalId: a.id, action: 'approve', note: null, user: null });
+  assert.is(await p.exit, 0, p.out());
+  const text = stripAnsi(p.out());
+  assert.match(text, /approval 'G' was approved elsewhere/);
+  assert.match(text, /A \[claude\] · completed/);
+});
+
+T.run();
