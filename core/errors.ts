@@ -89,5 +89,24 @@ export function fromErrorData(d: ErrorData): Error {
   if (d.code && d.code in ERROR_CATALOGUE) return new WfError(d.code as ErrorCode, d.message, d.details);
   const e = new Error(d.message);
   e.name = d.name;
+  // Keep a library code (SQLITE_IOERR_WRITE …) so storage faults are still recognised (storageFault).
+  if (d.code) (e as Error & { code?: string }).code = d.code;
   return e;
+}
+
+/**
+ * A one-line explanation when `err` is a SQLite storage fault (database folder read-only, disk full, I/O error,
+ * lock held beyond the busy timeout), else undefined. Such errors are the server's state, not a bug: the API
+ * answers 503 DATABASE_UNAVAILABLE and the scheduler retries the job instead of failing the run (issue 9).
+ */
+export function storageFault(err: unknown): string | undefined {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string' || !code.startsWith('SQLITE_')) return undefined;
+  const what = (err as Error).message;
+  if (code.startsWith('SQLITE_READONLY') || code.startsWith('SQLITE_IOERR') || code.startsWith('SQLITE_CANTOPEN')) {
+    return `the database cannot be written (${what}); check that its folder is writable, then retry`;
+  }
+  if (code === 'SQLITE_FULL') return `the database cannot be written: the disk is full (${what}); free space, then retry`;
+  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) return `the database is busy (${what}); retry in a moment`;
+  return undefined;
 }

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import type { Config } from '../core/config.js';
+import { storageFault } from '../core/errors.js';
 import { computeLevels, maxParallelNodes, type Graph, type Level } from '../core/graph.js';
 import { isSkipped, type ParentState } from '../core/condition.js';
 import { joinLevel } from '../core/context.js';
@@ -32,6 +33,14 @@ export const INTERRUPT_WAIT_MS = 5000;
 
 /** Thrown by a job whose nodes were interrupted by shutdown: the job is released, not completed or failed. */
 class JobInterrupted extends Error {}
+
+/**
+ * One line on stderr (the process log of `wfctl serve` / `wfctl worker`) for a storage fault the scheduler
+ * survives (issue 9): the database cannot be written for a while; jobs are retried, nothing crashes.
+ */
+function logStorage(what: string, e: unknown): void {
+  process.stderr.write(`wfctl scheduler: ${what}: ${storageFault(e) ?? (e as Error)?.message ?? String(e)}\n`);
+}
 
 /** Resolves true when `p` settles within `ms`, false otherwise. */
 async function settlesWithin(p: Promise<unknown>, ms: number): Promise<boolean> {
@@ -74,6 +83,8 @@ export class Scheduler {
   private wakePending = false;
   /** Set when the shutdown grace period is over and in-flight nodes are being interrupted. */
   private interrupting = false;
+  /** Set while leasing fails (database read-only, full…), so the fault is logged once, not every poll. */
+  private leaseFault = false;
   private readonly agents: Semaphore;
   private readonly onEnqueued = () => this.wake();
 
@@ -148,8 +159,12 @@ export class Scheduler {
       let job: Job | undefined;
       try {
         job = lease(this.db, this.owner, this.config.leaseMs, ['run.start', 'run.level'], this.opts.scope ?? { excludeCli: true });
+        if (this.leaseFault) process.stderr.write('wfctl scheduler: the database is writable again; leasing resumed\n');
+        this.leaseFault = false;
       } catch (e) {
-        // SQLITE_BUSY beyond the busy timeout: try again at the next poll.
+        // SQLITE_BUSY beyond the busy timeout, or a read-only / full database: try again at the next poll.
+        if (!this.leaseFault && !String((e as { code?: string }).code).startsWith('SQLITE_BUSY')) logStorage('cannot lease jobs (retrying every poll)', e);
+        this.leaseFault = true;
         return;
       }
       if (!job) return;
@@ -181,8 +196,14 @@ export class Scheduler {
         return;
       }
       const msg = (e as Error)?.message ?? String(e);
-      const retried = fail(this.db, job, msg, true);
-      if (!retried && job.runId) failRun(this.db, job.runId, `internal error while running ${job.kind}: ${msg}`);
+      try {
+        const retried = fail(this.db, job, msg, true);
+        if (!retried && job.runId) failRun(this.db, job.runId, `internal error while running ${job.kind}: ${msg}`);
+      } catch (e2) {
+        // The database refuses writes (read-only folder, full disk): nothing can be recorded now. The lease
+        // runs out and the job is leased again once writes work; the process keeps serving (issue 9).
+        logStorage(`could not record the outcome of job ${job.id} (${job.kind}${job.runId ? ` of run ${job.runId}` : ''}); it runs again after its lease expires`, e2);
+      }
     } finally {
       clearInterval(renewer);
     }
@@ -276,12 +297,16 @@ export class Scheduler {
    */
   private async runNodes(runId: string, level: number, ids: string[], limit: number): Promise<Map<string, NodeOutcome>> {
     const out = new Map<string, NodeOutcome>();
+    // A node that could not record its result because the database refused the write is not a node failure:
+    // the error is rethrown once the level's other nodes are done, so the job is retried (issue 9).
+    let storageError: unknown;
     const one = async (nodeId: string, pooled: boolean) => {
       const task: NodeTask = { runId, nodeId, level, owner: this.owner };
       const release = await this.agents.acquire();
       try {
         out.set(nodeId, pooled && this.opts.pool ? await this.opts.pool.run(task) : await runNode(this.db, this.config, task));
       } catch (e) {
+        if (storageFault(e)) storageError ??= e;
         out.set(nodeId, { nodeId, status: 'failed', error: (e as Error)?.message ?? String(e) });
       } finally {
         release();
@@ -289,12 +314,13 @@ export class Scheduler {
     };
     if (ids.length <= 1 || limit === 1) {
       for (const id of ids) await one(id, false);
-      return out;
+    } else {
+      const queue = [...ids];
+      await Promise.all(Array.from({ length: Math.min(limit, ids.length) }, async () => {
+        for (let id = queue.shift(); id !== undefined; id = queue.shift()) await one(id, true);
+      }));
     }
-    const queue = [...ids];
-    await Promise.all(Array.from({ length: Math.min(limit, ids.length) }, async () => {
-      for (let id = queue.shift(); id !== undefined; id = queue.shift()) await one(id, true);
-    }));
+    if (storageError) throw storageError;
     return out;
   }
 

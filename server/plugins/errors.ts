@@ -5,7 +5,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { STATUS_CODES } from 'node:http';
-import { isWfError } from '../../core/errors.js';
+import { isWfError, storageFault } from '../../core/errors.js';
 
 function body(statusCode: number, code: string, message: string, details?: unknown) {
   return { statusCode, code, error: STATUS_CODES[statusCode] ?? 'Error', message, ...(details !== undefined ? { details } : {}) };
@@ -20,6 +20,13 @@ export default fp(async function errorsPlugin(app: FastifyInstance) {
     if (err.validation) {
       const where = err.validationContext ?? 'request';
       return reply.code(400).send(body(400, 'BAD_REQUEST', `${where} ${err.message.replace(/^(body|params|querystring|headers)\s*/, '')}`.trim()));
+    }
+    // Storage faults (issue 9): the database folder read-only or full, an I/O error, or a lock held beyond the
+    // busy timeout are the server's state, not a bug: 503 in the error shape with one log line, never a 500.
+    const storage = storageFault(err);
+    if (storage) {
+      req.log.error({ code: (err as { code?: string }).code }, storage);
+      return reply.code(503).send(body(503, 'DATABASE_UNAVAILABLE', storage));
     }
     const status = err.statusCode ?? 500;
     if (status >= 400 && status < 500) {

@@ -6,6 +6,8 @@
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { getJob } from '../../sql/jobs.js';
+import { createSession } from '../../sql/sessions.js';
+import { createUser } from '../../sql/users.js';
 import { stmt } from '../../sql/stmt.js';
 import { spawnTracked, testEnv, waitFor, WFCTL_BIN } from '../helpers.js';
 import { promptOf, type EngineFixture } from '../queue/fixture.js';
@@ -90,4 +92,32 @@ export function sampleRss(pid: number, everyMs = 50): { stop(): number; peakKb()
     peakKb: () => peak,
     samples: () => n,
   };
+}
+
+/** An admin account and a session token for it, written straight into the fixture's database. */
+export async function adminToken(f: EngineFixture, username = 'admin'): Promise<string> {
+  const user = await createUser(f.db, { username, password: 'correct horse battery', role: 'admin' });
+  return createSession(f.db, user.id).token;
+}
+
+/** The base URL a `wfctl serve` child printed once it listens. */
+export function serveUrl(p: Proc, timeoutMs = 20_000): Promise<string> {
+  return waitFor(() => /wfctl serving (http:\/\/\S+)/.exec(p.out())?.[1], timeoutMs, 20, `wfctl serve to listen (output: ${p.out()})`);
+}
+
+/** fetch with a bearer token and a JSON body; resolves with the status and the parsed (or raw) body. */
+export async function api(url: string, token: string, init: { method?: string; body?: unknown } = {}): Promise<{ status: number; body: any; text: string }> {
+  const r = await fetch(url, {
+    method: init.method ?? 'GET',
+    headers: { authorization: `Bearer ${token}`, ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    body: init.body !== undefined ? JSON.stringify(init.body) : undefined,
+  });
+  const text = await r.text();
+  let body: any = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    /* not JSON */
+  }
+  return { status: r.status, body, text };
 }
