@@ -105,27 +105,34 @@ export function tunePrompt(node: Partial<NodeData>, instruction: string): string
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** Candidate JSON texts in a reply: fenced blocks first (```json before plain ```), then balanced {…}/[…] spans. */
-function candidates(reply: string): string[] {
-  const out: string[] = [];
+/**
+ * Bracket-scanning work allowed per reply (characters visited). Each `{` or `[` starts a scan, so a long reply
+ * full of brackets would otherwise cost quadratic time; real plans are found long before this.
+ */
+const SCAN_BUDGET = 20_000_000;
+
+/** Candidate JSON texts in a reply, lazily: fenced blocks first (```json before plain ```), then balanced {…}/[…] spans. */
+function* candidates(reply: string): Generator<string> {
   const fence = /```[ \t]*([A-Za-z0-9_-]*)[^\n]*\n([\s\S]*?)```/g;
   const fenced: Array<{ lang: string; body: string }> = [];
   for (let m = fence.exec(reply); m; m = fence.exec(reply)) fenced.push({ lang: m[1].toLowerCase(), body: m[2] });
-  out.push(...fenced.filter((f) => f.lang === 'json').map((f) => f.body), ...fenced.filter((f) => f.lang !== 'json').map((f) => f.body));
-  for (let i = 0; i < reply.length; i++) {
+  for (const f of fenced) if (f.lang === 'json') yield f.body;
+  for (const f of fenced) if (f.lang !== 'json') yield f.body;
+  const budget = { left: SCAN_BUDGET };
+  for (let i = 0; i < reply.length && budget.left > 0; i++) {
     const c = reply[i];
     if (c !== '{' && c !== '[') continue;
-    const end = balancedEnd(reply, i);
-    if (end > i) out.push(reply.slice(i, end + 1));
+    const end = balancedEnd(reply, i, budget);
+    if (end > i) yield reply.slice(i, end + 1);
   }
-  return out;
 }
 
-/** Index of the bracket closing the one at `start` (string-aware), or -1. */
-function balancedEnd(text: string, start: number): number {
+/** Index of the bracket closing the one at `start` (string-aware), or -1. Spends `budget.left`. */
+function balancedEnd(text: string, start: number, budget: { left: number }): number {
   const stack: string[] = [];
   let inString = false;
   for (let i = start; i < text.length; i++) {
+    if (--budget.left <= 0) return -1;
     const c = text[i];
     if (inString) {
       if (c === '\\') i++;

@@ -72,6 +72,13 @@ Extract('extract :: broken JSON in a fence falls through to a later valid one', 
   assert.is(parsePlanReply(reply).subtasks.length, 3);
 });
 
+Extract('extract :: a reply full of unbalanced brackets is given up on (bounded work), a fenced plan still wins', () => {
+  const noise = '{['.repeat(100_000);
+  assert.match(planError(() => parsePlanReply(noise + JSON.stringify(PLAN))), /no JSON plan/);
+  assert.is(parsePlanReply(noise + '\n```json\n' + JSON.stringify(PLAN) + '\n```').subtasks.length, 3);
+  assert.is(parsePlanReply('{"plan": ' + JSON.stringify(PLAN) + '}').subtasks.length, 3, 'a plan wrapped in another object');
+});
+
 const Validate = suite('core/plan validate');
 
 Validate('validate :: unknown depends_on names the subtask and the reference', () => {
