@@ -36,8 +36,17 @@ export function readRunMemory(db: DB, runId: string, reveal: boolean): MemoryEnt
   });
 }
 
-/** Deletes every entry of a run; returns how many went. */
+/**
+ * Deletes every entry of a run; returns how many went. Refused (409 RUN_ACTIVE) while the run is queued, running
+ * or waiting for approval, because its later nodes may still read that memory.
+ */
 export function clearRunMemory(db: DB, runId: string): number {
-  requireRun(db, runId);
-  return db.prepare('DELETE FROM memory_entries WHERE run_id = ?').run(runId).changes;
+  return db.transaction(() => {
+    const run = db.prepare('SELECT status FROM workflow_runs WHERE id = ?').get(runId) as { status: string } | undefined;
+    if (!run) throw new WfError('RUN_NOT_FOUND', `no workflow run with id '${runId}'`);
+    if (['queued', 'running', 'waiting_approval'].includes(run.status)) {
+      throw new WfError('RUN_ACTIVE', `run ${runId} is ${run.status.replace('_', ' ')}; its nodes may still read this memory, so clear it once the run has finished`);
+    }
+    return db.prepare('DELETE FROM memory_entries WHERE run_id = ?').run(runId).changes;
+  }).immediate();
 }

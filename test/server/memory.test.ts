@@ -59,4 +59,17 @@ Memory('clear :: 204 removes only that run\'s entries; unknown run 404 for read 
   await f.close();
 });
 
+Memory('clear :: 409 RUN_ACTIVE while the run may still read its memory', async () => {
+  const f = await makeApp();
+  for (const status of ['queued', 'running', 'waiting_approval']) {
+    const run = insertRun(f.db, null, status);
+    entry(f, run, 'k', 'v', 'normal', '2026-01-01T00:00:00.000Z');
+    const res = await f.req({ method: 'DELETE', url: `/api/workflow-runs/${run}/memory`, token: f.adminToken });
+    assert.is(res.statusCode, 409, status);
+    assert.is(res.json().code, 'RUN_ACTIVE');
+    assert.is(count(f.db, `memory_entries WHERE run_id = '${run}'`), 1);
+  }
+  await f.close();
+});
+
 Memory.run();

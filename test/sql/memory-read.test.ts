@@ -7,7 +7,7 @@ const Memory = suite('sql/memory-read');
 
 Memory('readRunMemory :: masks sensitive values unless revealed; clear counts; unknown run throws RUN_NOT_FOUND', () => {
   const { db } = testDb();
-  db.prepare(`INSERT INTO workflow_runs (id, workflow_name, workspace_path, graph) VALUES ('r', 'w', '/x', '{}')`).run();
+  db.prepare(`INSERT INTO workflow_runs (id, workflow_name, status, workspace_path, graph) VALUES ('r', 'w', 'completed', '/x', '{}')`).run();
   const add = db.prepare(`INSERT INTO memory_entries (id, run_id, node_id, key, value, sensitivity) VALUES (?, 'r', 'n', ?, ?, ?)`);
   add.run('1', 'a', 'plain', 'normal');
   add.run('2', 'b', 'secret', 'sensitive');
