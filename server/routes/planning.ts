@@ -85,6 +85,20 @@ const blank = (s: string | undefined) => s === undefined || !s.trim();
 
 export default async function planningRoutes(app: FastifyInstance) {
   const { db, config } = app.services;
+  // Planning agents run outside the scheduler's pool, so they get their own cap: at most WFCTL_MAX_AGENTS at
+  // once per server; beyond it a request is refused at once (429) rather than queued behind minutes-long agents.
+  let active = 0;
+  const limited = async <T>(fn: () => Promise<T>): Promise<T> => {
+    if (active >= config.maxAgents) {
+      throw new WfError('RATE_LIMITED', `${active} planning request${active === 1 ? ' is' : 's are'} already running (the limit is WFCTL_MAX_AGENTS = ${config.maxAgents}); try again when one has finished`);
+    }
+    active++;
+    try {
+      return await fn();
+    } finally {
+      active--;
+    }
+  };
 
   for (const prefix of ['/api', '']) {
     app.post<{ Body: PlanBody }>(`${prefix}/workflows/plan`, { schema: { body: planBody } }, async (req, reply) => {
@@ -94,7 +108,7 @@ export default async function planningRoutes(app: FastifyInstance) {
         throw new WfError('VALIDATION_FAILED', 'feedback refines a plan: send the current plan as current_plan with it');
       }
       const workspacePath = resolveApprovedWorkspace(db, config, b.workspace_path);
-      const graph = await planWorkflow(db, config, {
+      const graph = await limited(() => planWorkflow(db, config, {
         objective: b.objective.trim(),
         supervisorNodeId: b.supervisor_node_id,
         runtime: b.runtime,
@@ -105,7 +119,7 @@ export default async function planningRoutes(app: FastifyInstance) {
         currentPlan: b.current_plan,
         feedback: blank(b.feedback) ? undefined : b.feedback,
         signal: clientGone(reply),
-      });
+      }));
       return { nodes: graph.nodes, edges: graph.edges };
     });
 
@@ -113,9 +127,9 @@ export default async function planningRoutes(app: FastifyInstance) {
       const b = req.body;
       if (blank(b.instruction)) throw new WfError('VALIDATION_FAILED', 'instruction must not be blank');
       const workspacePath = resolveApprovedWorkspace(db, config, b.workspace_path);
-      const t = await tuneNode(db, config, {
+      const t = await limited(() => tuneNode(db, config, {
         nodeData: b.node_data, instruction: b.instruction, runtime: b.runtime, agent: b.agent, model: b.model || undefined, workspacePath, signal: clientGone(reply),
-      });
+      }));
       return { label: t.label, role: t.role, objective: t.objective, systemInstructions: t.systemInstructions };
     });
   }

@@ -188,8 +188,10 @@ Plan('plan :: bad bodies are 400 and no token is 401', async () => {
   assert.is(calls().length, 0);
 });
 
-Plan('plan :: a client that goes away stops its planner agent', async () => {
+Plan('plan :: a client that goes away stops its planner agent; meanwhile a request over the cap is 429', async () => {
   const address = await ctx!.f.app.listen({ port: 0, host: '127.0.0.1' });
+  const cap = ctx!.f.config.maxAgents;
+  ctx!.f.config.maxAgents = 1;
   const ac = new AbortController();
   const pending = fetch(`${address}/api/workflows/plan`, {
     method: 'POST', signal: ac.signal,
@@ -197,6 +199,15 @@ Plan('plan :: a client that goes away stops its planner agent', async () => {
     body: JSON.stringify({ objective: 'slow [[fake:sleep=60]]', supervisor_node_id: 'sup', runtime: 'direct', agent: 'claude', workspace_path: ctx!.repo }),
   }).catch((e: Error) => e);
   await waitFor(() => ctx!.f.db.prepare('SELECT pid FROM agent_runs WHERE pid IS NOT NULL').get(), 20_000, 20, 'the planner agent to start');
+  try {
+    const busy = await plan({ objective: `x ${answer(JSON.stringify(PLAN))}` });
+    assert.is(busy.statusCode, 429);
+    assert.match(busy.json().message, /already running .*WFCTL_MAX_AGENTS = 1/);
+    const busyTune = await ctx!.f.req({ method: 'POST', url: '/workflows/plan/tune-node', token: ctx!.f.operatorToken, payload: { node_data: { label: 'L', objective: 'O' }, instruction: 'x', runtime: 'direct', agent: 'claude', workspace_path: ctx!.repo } });
+    assert.is(busyTune.statusCode, 429);
+  } finally {
+    ctx!.f.config.maxAgents = cap;
+  }
   ac.abort();
   assert.instance(await pending, Error);
   const row = await waitFor(() => ctx!.f.db.prepare("SELECT status FROM agent_runs WHERE status != 'running'").get() as { status: string } | undefined, 20_000, 50, 'the agent to stop');
