@@ -49,14 +49,22 @@ export function hashPassword(password: string): Promise<string> {
 }
 
 let dummyHash: Promise<string> | undefined;
+
+/** Computes the dummy hash ahead of the first login, so even that one takes no longer than the others. */
+export function warmDummyHash(): void {
+  if (dummyHash) return;
+  dummyHash = hash('wfctl-dummy-password-for-timing', BCRYPT_COST);
+  dummyHash.catch(() => undefined); // a failure surfaces at the login that awaits it, never as an unhandled rejection
+}
+
 /**
  * Checks a password against a user's hash; for an unknown user it checks against a fixed dummy hash of the same
  * cost, so a wrong user name and a wrong password take comparable time and answer the same.
  */
 export async function verifyPassword(password: string, passwordHash: string | undefined): Promise<boolean> {
   if (passwordHash === undefined) {
-    dummyHash ??= hash('wfctl-dummy-password-for-timing', BCRYPT_COST);
-    await verify(password, await dummyHash);
+    warmDummyHash();
+    await verify(password, await dummyHash!);
     return false;
   }
   try {

@@ -6,7 +6,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { WfError } from '../../core/errors.js';
 import { createSession, invalidateSession, validateSessionToken } from '../../sql/sessions.js';
 import { bearerToken } from '../plugins/auth.js';
-import { countUsers, createUser, findUserForLogin, getUser, verifyPassword, type PublicUser } from '../../sql/users.js';
+import { countUsers, createUser, findUserForLogin, getUser, verifyPassword, warmDummyHash, type PublicUser } from '../../sql/users.js';
 import { LOGIN_LIMITS, SlidingWindowLimiter } from '../plugins/ratelimit.js';
 
 /** Routes without query parameters refuse unknown ones, as bodies refuse unknown fields. */
@@ -38,6 +38,7 @@ export default async function authRoutes(app: FastifyInstance) {
   // Per app instance: each built app (and each test) starts with clean counts.
   const byAddress = new SlidingWindowLimiter(LOGIN_LIMITS.perAddress);
   const byUsername = new SlidingWindowLimiter(LOGIN_LIMITS.perUsername);
+  warmDummyHash();
 
   app.get('/api/auth/status', { config: { public: true }, schema: { querystring: noQuery } }, async (req) => {
     // The hook skips public routes, so read the optional token here to report who is signed in.
