@@ -7,6 +7,8 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Writable } from 'node:stream';
 import { ADMIN, graph, makeApp } from './api-fixture.js';
+import { startServer } from '../../server/server.js';
+import { testConfig } from '../helpers.js';
 
 const Socket = suite('server/socket');
 
@@ -70,6 +72,35 @@ Socket('socket :: sign in, work with workflows and the catalogue, sign out; secr
   for (const secret of [API_KEY, CONN_TOKEN, ADMIN.password]) {
     assert.not.ok(answers.some((a) => a.includes(secret)), `a response contains ${secret}`);
     assert.not.ok(log.includes(secret), `the server log contains ${secret}`);
+  }
+});
+
+Socket('restart :: a deleted built-in template and skill come back after a real restart; edits survive it', async () => {
+  const config = testConfig();
+  const quiet = new Writable({ write: (_c, _e, cb) => cb() });
+  const json = { 'content-type': 'application/json' };
+  let server = await startServer(config, { stdout: quiet });
+  let token = '';
+  try {
+    token = ((await (await fetch(`${server.url}/api/auth/bootstrap`, { method: 'POST', headers: json, body: JSON.stringify(ADMIN) })).json()) as any).token;
+    const auth = { authorization: `Bearer ${token}` };
+    assert.is((await fetch(`${server.url}/api/workflows/builtin-code-review`, { method: 'DELETE', headers: auth })).status, 204);
+    assert.is((await fetch(`${server.url}/api/skills/builtin-code-review`, { method: 'DELETE', headers: auth })).status, 204);
+    const edit = await fetch(`${server.url}/api/workflows/builtin-bug-fix`, { method: 'PUT', headers: { ...auth, ...json }, body: JSON.stringify({ description: 'edited before the restart' }) });
+    assert.is(edit.status, 200);
+  } finally {
+    await server.close();
+  }
+  server = await startServer(config, { stdout: quiet });
+  try {
+    const auth = { authorization: `Bearer ${token}` };
+    assert.is((await fetch(`${server.url}/api/auth/me`, { headers: auth })).status, 200, 'the session survives the restart');
+    assert.is((await fetch(`${server.url}/api/workflows/builtin-code-review`, { headers: auth })).status, 200);
+    assert.is((await fetch(`${server.url}/api/skills/builtin-code-review`, { headers: auth })).status, 200);
+    const bug = (await (await fetch(`${server.url}/api/workflows/builtin-bug-fix`, { headers: auth })).json()) as any;
+    assert.is(bug.description, 'edited before the restart');
+  } finally {
+    await server.close();
   }
 });
 
