@@ -66,14 +66,14 @@ Run('run :: a failing node gives exit 1, the error in JSON, and the failure in t
 Run('run :: usage mistakes exit 2 with one line and the usage, never a stack', async () => {
   const h = cliHome();
   h.workflow('Demo', chain('x', 'y'));
-  for (const args of [['run', 'demo'], ['run', 'demo', '--repo', h.repo, '--timeout', 'soon'], ['run', '--repo', h.repo], ['run', 'demo', '--repo', h.repo, '--bogus']]) {
-    const r = await runWfctl(args, { env: h.env });
-    assert.is(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+  const cases = [['run', 'demo'], ['run', 'demo', '--repo', h.repo, '--timeout', 'soon'], ['run', '--repo', h.repo], ['run', 'demo', '--repo', h.repo, '--bogus']];
+  const results = await Promise.all(cases.map((args) => runWfctl(args, { env: h.env })));
+  results.forEach((r, i) => {
+    assert.is(r.code, 2, `${cases[i].join(' ')}: ${r.stderr}`);
     assert.not.match(r.stderr, /\n\s+at /, 'no stack');
     assert.match(r.stderr + r.stdout, /wfctl run/);
-  }
-  const t = await runWfctl(['run', 'demo', '--repo', h.repo, '--timeout', 'soon'], { env: h.env });
-  assert.match(t.stderr, /^wfctl: --timeout 'soon' is not a duration; use e\.g\. 90s, 20m or 1h30m\n/);
+  });
+  assert.match(results[1].stderr, /^wfctl: --timeout 'soon' is not a duration; use e\.g\. 90s, 20m or 1h30m\n/);
   assert.is(listRuns(h.db).length, 0);
 });
 
