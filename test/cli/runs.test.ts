@@ -2,7 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { listRuns } from '../../sql/runs.js';
 import { findUserForLogin, verifyPassword } from '../../sql/users.js';
-import { runWfctl } from '../helpers.js';
+import { runWfctl, spawnTracked, waitFor, WFCTL_BIN } from '../helpers.js';
 import { chain, cliHome } from './fixture.js';
 
 const R = suite('cli/resume, runs, user create, help');
@@ -75,6 +75,22 @@ R('user :: create reads the password from stdin, never from an argument', async 
   assert.is(bad.code, 2);
   const arg = await runWfctl(['user', 'create', 'dave', '--password', 'x'], { env: h.env });
   assert.is(arg.code, 2, 'no --password option');
+});
+
+R('user :: on a terminal the password is asked twice without echo', async () => {
+  const h = cliHome();
+  const p = spawnTracked('script', ['-qefc', `'${process.execPath}' '${WFCTL_BIN}' user create zed`, '/dev/null'], { env: h.env, stdio: ['pipe', 'pipe', 'pipe'] });
+  let out = '';
+  p.stdout!.on('data', (d) => (out += d));
+  const exit = new Promise((resolve) => p.on('close', resolve));
+  await waitFor(() => out.includes('Password for zed: '), 20_000, 20, 'the prompt');
+  p.stdin!.write('secret pass 1\r');
+  await waitFor(() => out.includes('Repeat the password: '), 10_000, 20, 'the second prompt');
+  p.stdin!.write('secret pass 1\r');
+  assert.is(await exit, 0, out);
+  assert.match(out, /created operator zed/);
+  assert.not.match(out, /secret pass/, 'never echoed');
+  assert.ok(await verifyPassword('secret pass 1', (findUserForLogin(h.db, 'zed') as unknown as { password_hash: string }).password_hash));
 });
 
 R('help :: lists the commands; each --help has examples; plain when piped', async () => {
