@@ -28,6 +28,8 @@ export class RunnerCommand extends WfCommand {
     const { loadConfig } = await import('../../core/config.js');
     const { openDatabase } = await import('../../sql/db.js');
     const { buildRunnerApp, runnerSecret } = await import('../../server/routes/runtimes.js');
+    // The runner runs agents itself; forwarding to another runner would loop.
+    delete process.env.WFCTL_RUNNER_URL;
     const config = loadConfig(process.env);
     const db = openDatabase(config);
     const app = await buildRunnerApp(db, config, runnerSecret(config));

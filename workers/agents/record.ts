@@ -26,10 +26,17 @@ export async function runRecordedAgent(db: DB, ctx: AgentRunContext, req: AgentR
   stmt(db, `INSERT INTO agent_runs (id, run_id, step_run_id, node_id, agent, model, runtime, command, cwd, status, started_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, '[]', ?, 'running', ?)`).run(agentRunId, ctx.runId, ctx.stepRunId, ctx.nodeId, req.agent, req.model ?? null, req.runtime, req.cwd, nowIso());
 
+  let started = false;
+  const startedEvent = (pid: number | null) => {
+    started = true;
+    if (ctx.runId) appendEvent(db, ctx.runId, 'agent.started', { agent_run_id: agentRunId, node_id: ctx.nodeId, step_run_id: ctx.stepRunId, agent: req.agent, model: req.model ?? null, runtime: req.runtime, pid });
+  };
   let pending: AgentMessage[] = [];
   let timer: NodeJS.Timeout | undefined;
   const insertMsg = stmt(db, 'INSERT INTO agent_messages (agent_run_id, run_id, node_id, seq, kind, content, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)');
   const writeBatch = db.transaction((batch: AgentMessage[]) => {
+    // A host-runner agent reports no start of its own.
+    if (!started) startedEvent(null);
     for (const m of batch) {
       insertMsg.run(agentRunId, ctx.runId, ctx.nodeId, m.seq, m.kind, m.content, m.at);
       if (ctx.runId) appendEvent(db, ctx.runId, 'agent.message', { agent_run_id: agentRunId, node_id: ctx.nodeId, seq: m.seq, kind: m.kind, content: m.content, created_at: m.at });
@@ -51,7 +58,7 @@ export async function runRecordedAgent(db: DB, ctx: AgentRunContext, req: AgentR
       onStart(info) {
         db.transaction(() => {
           stmt(db, 'UPDATE agent_runs SET pid = ?, command = ? WHERE id = ?').run(info.pid, JSON.stringify(info.command), agentRunId);
-          if (ctx.runId) appendEvent(db, ctx.runId, 'agent.started', { agent_run_id: agentRunId, node_id: ctx.nodeId, step_run_id: ctx.stepRunId, agent: req.agent, model: req.model ?? null, runtime: req.runtime, pid: info.pid });
+          startedEvent(info.pid);
         }).immediate();
         hooks.onStart?.(info);
       },
@@ -71,6 +78,7 @@ export async function runRecordedAgent(db: DB, ctx: AgentRunContext, req: AgentR
   }
   const r = result;
   db.transaction(() => {
+    if (!started) startedEvent(null);
     flush();
     stmt(db, `UPDATE agent_runs SET command = ?, pid = COALESCE(pid, ?), status = ?, exit_code = ?, session_id = ?, input_tokens = ?, output_tokens = ?,
               cached_tokens = ?, cost_usd = ?, duration_ms = ?, final_output = ?, error = ?, truncated = ?, completed_at = ? WHERE id = ?`).run(

@@ -4,11 +4,13 @@
  * stderr kept bounded, output capped, and the whole group killed on abort or timeout (TERM, then KILL).
  */
 import { spawn } from 'node:child_process';
+import { loadConfig } from '../../core/config.js';
 import { WfError } from '../../core/errors.js';
 import { nowIso } from '../../core/time.js';
 import { readSecret } from '../../sql/secrets.js';
 import { confine } from '../sandbox/confine.js';
 import { getAdapter } from './adapters.js';
+import { runAgentRemote } from './remote.js';
 import type { AgentMessage, AgentRequest, AgentResult, RunAgentHooks } from './types.js';
 
 /** Message content kept per run; beyond it messages are dropped and one note says so (memory stays bounded). */
@@ -39,6 +41,13 @@ export function redactCommand(argv: string[], prompt: string): string[] {
 }
 
 export async function runAgent(req: AgentRequest, hooks: RunAgentHooks = {}): Promise<AgentResult> {
+  // A containerised server hands agents to the host runner (`wfctl runner` unsets this for itself).
+  const runnerUrl = process.env.WFCTL_RUNNER_URL;
+  if (runnerUrl) {
+    const secret = readSecret(loadConfig(process.env).home, 'runner')?.trim();
+    if (!secret) throw new WfError('CONFIG_INVALID', 'WFCTL_RUNNER_URL is set but $WFCTL_HOME/secrets/runner is missing; copy the runner\'s secret file there');
+    return runAgentRemote(runnerUrl, secret, req, hooks);
+  }
   const adapter = getAdapter(req.agent);
   // The provider key is read now, at spawn time, and only ever placed in the child's environment.
   const apiKey = req.provider ? readSecret(req.provider.home, `provider-${req.provider.id}`)?.trim() : undefined;
