@@ -16,7 +16,7 @@ import { appendEvent } from '../sql/events.js';
 import { appendLog } from '../sql/logs.js';
 import { insertApproval, toApproval } from '../sql/approvals.js';
 import { getRun, heartbeat, runContext, runGraph, setRunPlan, setRunProgress, transitionRun, type RunRow } from '../sql/runs.js';
-import { finishStep, insertStep, latestSteps, type StepRow } from '../sql/steps.js';
+import { closeLostAgentRuns, finishStep, insertStep, latestSteps, type StepRow } from '../sql/steps.js';
 import { runNode, type NodeOutcome, type NodeTask } from '../workers/executors/index.js';
 import type { NodePool } from '../workers/pool.js';
 import { prepareWorkingCopy } from '../workers/workspace.js';
@@ -255,6 +255,7 @@ export class Scheduler {
         if (last && (last.status === 'running' || last.status === 'pending')) {
           // Left behind by a scheduler that died mid-node: that attempt is lost, the node runs again.
           finishStep(this.db, last, 'failed', { error: 'interrupted: the process running this node stopped; running it again' });
+          closeLostAgentRuns(this.db, last.id);
         }
         if (isSkipped(graph, id, parentStates(graph, id, latest))) {
           insertStep(this.db, { runId: run.id, nodeId: id, nodeType: graph.nodes.find((n) => n.id === id)!.type, level: index, status: 'skipped' });

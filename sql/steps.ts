@@ -68,3 +68,8 @@ export function latestSteps(db: DB, runId: string): Map<string, StepRow> {
 export function openSteps(db: DB, runId: string): StepRow[] {
   return stmt(db, `SELECT * FROM workflow_step_runs WHERE run_id = ? AND status IN ('pending', 'running', 'waiting_approval')`).all(runId) as StepRow[];
 }
+
+/** Agent runs of a step whose executor died: recorded as failed so no row claims to be running forever. */
+export function closeLostAgentRuns(db: DB, stepId: string): void {
+  stmt(db, `UPDATE agent_runs SET status = 'failed', error = 'interrupted: the process running it stopped', completed_at = ? WHERE step_run_id = ? AND status = 'running'`).run(nowIso(), stepId);
+}
