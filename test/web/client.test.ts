@@ -86,6 +86,8 @@ Client('run events :: agent messages are read from either payload shape and dedu
   assert.equal([a.nodeId, a.kind, a.content], ['n1', 'text', 'hello']);
   assert.equal([b.kind, b.content], ['tool_use', '{"tool":"ls"}']);
   assert.is(agentMessageFrom({ kind: 'text' }), undefined);
+  const wrapped = agentMessageFrom({ id: 42, run_id: 'r', type: 'agent.message', payload: { node_id: 'n2', seq: 3, kind: 'result', content: 'done' }, created_at: 't' })!;
+  assert.equal([wrapped.key, wrapped.nodeId, wrapped.kind, wrapped.content], ['42', 'n2', 'result', 'done']);
   const m = addMessages(addMessages(new Map(), [a, b]), [a]);
   assert.is(m.get('n1')!.length, 2);
   assert.ok(triggersRefresh('run.status') && triggersRefresh('approval.required'));

@@ -86,7 +86,7 @@ export class WfBuilder extends LightElement {
   }
 
   private initCy(container: HTMLElement): void {
-    const cy = cytoscape({ container, style: CY_STYLE, elements: [], minZoom: 0.2, maxZoom: 2.5, boxSelectionEnabled: false, wheelSensitivity: 0.3 });
+    const cy = cytoscape({ container, style: CY_STYLE, elements: [], minZoom: 0.2, maxZoom: 2.5, boxSelectionEnabled: false });
     this.cy = cy;
     cy.on('tap', 'node', (e) => {
       const id = e.target.id() as string;
@@ -131,7 +131,11 @@ export class WfBuilder extends LightElement {
       const first = this.shape === '';
       cy.elements().remove();
       cy.add(withDisplay);
-      if (first && this.graph.nodes.length) {
+      // Fit on first show, and whenever a node lies outside the visible area (keyboard adds place nodes to the right).
+      const ext = cy.extent();
+      const bb = cy.nodes().boundingBox({});
+      const outside = cy.nodes().length > 0 && (bb.x1 < ext.x1 || bb.x2 > ext.x2 || bb.y1 < ext.y1 || bb.y2 > ext.y2);
+      if ((first || outside) && this.graph.nodes.length) {
         cy.fit(undefined, 60);
         if (cy.zoom() > 1) {
           cy.zoom(1);
@@ -170,7 +174,6 @@ export class WfBuilder extends LightElement {
     this.selectedNode = id;
     this.selectedEdge = undefined;
     this.dirty = true;
-    if (!position) queueMicrotask(() => this.cy?.animate({ center: { eles: this.cy.$id(id) } }, { duration: 150 }));
     return id;
   }
 

@@ -7,7 +7,7 @@ export const CY_STYLE: cytoscape.StylesheetJson = [
     style: {
       shape: 'round-rectangle',
       width: 172,
-      height: 58,
+      height: 64,
       'background-color': '#ffffff',
       'border-width': 2,
       'border-color': 'data(lane)',
@@ -55,6 +55,6 @@ export const CY_STYLE: cytoscape.StylesheetJson = [
 
 /** The label drawn in a node: name, type, and status (or "generated") on the last line. */
 export function nodeDisplay(d: { label: string; typeLabel: string; statusLabel: string; generated: string }): string {
-  const tail = [d.typeLabel, d.statusLabel ? `● ${d.statusLabel}` : '', d.generated === 'yes' ? 'generated' : ''].filter(Boolean).join(' · ');
-  return `${d.label}\n${tail}`;
+  const kind = [d.typeLabel, d.generated === 'yes' ? 'generated' : ''].filter(Boolean).join(' · ');
+  return d.statusLabel ? `${d.label}\n${kind}\n● ${d.statusLabel}` : `${d.label}\n${kind}`;
 }

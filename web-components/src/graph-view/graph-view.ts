@@ -28,7 +28,6 @@ export class WfGraphView extends LightElement {
       maxZoom: 2.5,
       autoungrabify: true,
       boxSelectionEnabled: false,
-      wheelSensitivity: 0.3,
     });
     this.cy.on('tap', 'node', (e) => this.dispatchEvent(new CustomEvent('node-select', { detail: e.target.id(), bubbles: true })));
     this.sync();

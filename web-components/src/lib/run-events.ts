@@ -16,7 +16,12 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : typ
 /** One agent message from an `agent.message` (or similar) event payload, or undefined when it names no node. */
 export function agentMessageFrom(payload: unknown, eventId?: string): AgentMessage | undefined {
   if (!payload || typeof payload !== 'object') return undefined;
-  const p = payload as Record<string, unknown>;
+  let p = payload as Record<string, unknown>;
+  // The SSE data line wraps the row: { id, run_id, type, payload, created_at }.
+  if (p.payload && typeof p.payload === 'object') {
+    eventId ??= str(p.id);
+    p = p.payload as Record<string, unknown>;
+  }
   const inner = (p.message && typeof p.message === 'object' ? p.message : p) as Record<string, unknown>;
   const nodeId = str(p.node_id) ?? str(p.nodeId) ?? str(inner.node_id);
   if (!nodeId) return undefined;
