@@ -3,11 +3,11 @@
  * only its SHA-256 (hex) is stored, as the session id. Sessions last 30 days and are renewed when used in
  * their second half.
  */
-import { sha256 } from '@oslojs/crypto/sha2';
-import { encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from '@oslojs/encoding';
-import { getRandomValues } from 'node:crypto';
+import { encodeBase32LowerCaseNoPadding } from '@oslojs/encoding';
+import { createHash, getRandomValues } from 'node:crypto';
 import { nowIso } from '../core/time.js';
 import type { DB } from './db.js';
+import { stmt } from './stmt.js';
 
 export const SESSION_MS = 30 * 24 * 3_600_000;
 
@@ -30,14 +30,15 @@ export function generateToken(): string {
 }
 
 export function sessionIdOf(token: string): string {
-  return encodeHexLowerCase(sha256(new TextEncoder().encode(token)));
+  // Native SHA-256 (same hex digest as before): this runs on every authenticated request.
+  return createHash('sha256').update(token, 'utf8').digest('hex');
 }
 
 /** Creates a session for a user and returns the token (shown once; never stored). */
 export function createSession(db: DB, userId: string, meta: { ip?: string; userAgent?: string } = {}, now = Date.now()): { token: string; session: Session } {
   const token = generateToken();
   const session: Session = { id: sessionIdOf(token), user_id: userId, expires_at: nowIso(now + SESSION_MS) };
-  db.prepare(`INSERT INTO auth_sessions (id, user_id, expires_at, created_at, last_used_at, ip, user_agent) VALUES (?, ?, ?, ?, ?, ?, ?)`).run(
+  stmt(db, `INSERT INTO auth_sessions (id, user_id, expires_at, created_at, last_used_at, ip, user_agent) VALUES (?, ?, ?, ?, ?, ?, ?)`).run(
     session.id, userId, session.expires_at, nowIso(now), nowIso(now), meta.ip ?? null, meta.userAgent?.slice(0, 300) ?? null,
   );
   return { token, session };
@@ -47,27 +48,26 @@ export function createSession(db: DB, userId: string, meta: { ip?: string; userA
 export function validateSessionToken(db: DB, token: string, now = Date.now()): { session: Session; user: SessionUser } | null {
   if (!/^[a-z2-7]{32}$/.test(token)) return null;
   const id = sessionIdOf(token);
-  const row = db
-    .prepare(`SELECT s.id, s.user_id, s.expires_at, u.username, u.role FROM auth_sessions s JOIN users u ON u.id = s.user_id WHERE s.id = ?`)
+  const row = stmt(db, `SELECT s.id, s.user_id, s.expires_at, u.username, u.role FROM auth_sessions s JOIN users u ON u.id = s.user_id WHERE s.id = ?`)
     .get(id) as (Session & { username: string; role: SessionUser['role'] }) | undefined;
   if (!row) return null;
   const expires = Date.parse(row.expires_at);
   if (now >= expires) {
-    db.prepare('DELETE FROM auth_sessions WHERE id = ?').run(id);
+    stmt(db, 'DELETE FROM auth_sessions WHERE id = ?').run(id);
     return null;
   }
   let expiresAt = row.expires_at;
   if (now >= expires - SESSION_MS / 2) {
     expiresAt = nowIso(now + SESSION_MS);
-    db.prepare('UPDATE auth_sessions SET expires_at = ?, last_used_at = ? WHERE id = ?').run(expiresAt, nowIso(now), id);
+    stmt(db, 'UPDATE auth_sessions SET expires_at = ?, last_used_at = ? WHERE id = ?').run(expiresAt, nowIso(now), id);
   }
   return { session: { id, user_id: row.user_id, expires_at: expiresAt }, user: { id: row.user_id, username: row.username, role: row.role } };
 }
 
 export function invalidateSession(db: DB, sessionId: string): void {
-  db.prepare('DELETE FROM auth_sessions WHERE id = ?').run(sessionId);
+  stmt(db, 'DELETE FROM auth_sessions WHERE id = ?').run(sessionId);
 }
 
 export function invalidateUserSessions(db: DB, userId: string): void {
-  db.prepare('DELETE FROM auth_sessions WHERE user_id = ?').run(userId);
+  stmt(db, 'DELETE FROM auth_sessions WHERE user_id = ?').run(userId);
 }

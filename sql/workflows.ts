@@ -8,6 +8,7 @@ import { slugify, type Graph } from '../core/graph.js';
 import { WfError } from '../core/errors.js';
 import { nowIso } from '../core/time.js';
 import type { DB } from './db.js';
+import { stmt } from './stmt.js';
 
 export type WorkflowKind = 'user' | 'template';
 export const ACTIVE_RUN_STATUSES = ['queued', 'running', 'waiting_approval'] as const;
@@ -54,19 +55,19 @@ function toWorkflow(r: Row): Workflow {
 }
 
 export function listWorkflows(db: DB, kind: WorkflowKind): Workflow[] {
-  return (db.prepare(`${SELECT} WHERE w.kind = ? ORDER BY w.name COLLATE NOCASE, w.id`).all(kind) as Row[]).map(toWorkflow);
+  return (stmt(db, `${SELECT} WHERE w.kind = ? ORDER BY w.name COLLATE NOCASE, w.id`).all(kind) as Row[]).map(toWorkflow);
 }
 
 export function getWorkflowById(db: DB, id: string): Workflow | undefined {
-  const r = db.prepare(`${SELECT} WHERE w.id = ?`).get(id) as Row | undefined;
+  const r = stmt(db, `${SELECT} WHERE w.id = ?`).get(id) as Row | undefined;
   return r && toWorkflow(r);
 }
 
 /** By id, then exact name, then slug; on a tie between tabs the user workflow wins (spec §4 CLI rule 1). */
 export function resolveWorkflow(db: DB, idOrName: string): Workflow | undefined {
-  const r = (db.prepare(`${SELECT} WHERE w.id = ?`).get(idOrName) ??
-    db.prepare(`${SELECT} WHERE w.name = ? ORDER BY w.kind = 'user' DESC LIMIT 1`).get(idOrName) ??
-    db.prepare(`${SELECT} WHERE w.slug = ? ORDER BY w.kind = 'user' DESC LIMIT 1`).get(slugify(idOrName))) as Row | undefined;
+  const r = (stmt(db, `${SELECT} WHERE w.id = ?`).get(idOrName) ??
+    stmt(db, `${SELECT} WHERE w.name = ? ORDER BY w.kind = 'user' DESC LIMIT 1`).get(idOrName) ??
+    stmt(db, `${SELECT} WHERE w.slug = ? ORDER BY w.kind = 'user' DESC LIMIT 1`).get(slugify(idOrName))) as Row | undefined;
   return r && toWorkflow(r);
 }
 
