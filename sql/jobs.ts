@@ -41,12 +41,17 @@ export function leaseJob(db: DB, owner: string, now: string, expiresAt: string, 
   const scopeSql = 'runId' in scope
     ? 'AND run_id = ?'
     : `AND (run_id IS NULL OR NOT EXISTS (SELECT 1 FROM workflow_runs r WHERE r.id = jobs.run_id AND r.executor = 'cli'))`;
-  const args: unknown[] = [owner, expiresAt, now, now, now, ...kinds];
-  if ('runId' in scope) args.push(scope.runId);
+  const filter = [...kinds, ...('runId' in scope ? [scope.runId] : [])];
+  // Two index-ordered probes (jobs_available, jobs_lease) joined by UNION ALL, so a lease costs the same with
+  // ten thousand finished rows as with none; an OR over both states would scan the table.
   return stmt(db, `UPDATE jobs SET status = 'leased', lease_owner = ?, lease_expires_at = ?, attempts = attempts + 1, updated_at = ?
-    WHERE id = (SELECT id FROM jobs WHERE ((status = 'pending' AND run_at <= ?) OR (status = 'leased' AND lease_expires_at <= ? AND attempts < max_attempts))
-      AND kind IN (${kindList}) ${scopeSql} ORDER BY run_at, id LIMIT 1)
-    RETURNING *`).get(...args) as JobRow | undefined;
+    WHERE id = (SELECT id FROM (
+      SELECT * FROM (SELECT id, run_at AS due FROM jobs WHERE status = 'pending' AND run_at <= ? AND kind IN (${kindList}) ${scopeSql} ORDER BY run_at, id LIMIT 1)
+      UNION ALL
+      SELECT * FROM (SELECT id, lease_expires_at AS due FROM jobs WHERE status = 'leased' AND lease_expires_at <= ? AND attempts < max_attempts
+        AND kind IN (${kindList}) ${scopeSql} ORDER BY lease_expires_at, id LIMIT 1)
+    ) ORDER BY due, id LIMIT 1)
+    RETURNING *`).get(owner, expiresAt, now, now, ...filter, now, ...filter) as JobRow | undefined;
 }
 
 export function renewJob(db: DB, id: number, owner: string, expiresAt: string, now: string): boolean {
