@@ -1,5 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { runAgent, OUTPUT_CAP_BYTES } from '../../../workers/agents/run.js';
@@ -79,11 +80,12 @@ for (const agent of ['claude', 'codex', 'gemini'] as const) {
   C(`${agent} :: cancel kills the whole process group, even an agent that ignores SIGTERM`, async () => {
     const { req, log } = setup(agent, { prompt: 'Wait [[fake:spawn-child]][[fake:hang]]' });
     const ac = new AbortController();
-    const p = go(req, ac.signal);
-    // The fake writes its log line when SIGTERM arrives; wait until it runs first.
-    await new Promise((r) => setTimeout(r, 400));
+    let pid = 0;
+    const p = runAgent(req, { signal: ac.signal, onStart: (s) => (pid = s.pid) });
+    // Abort once the agent is in its hang: its grandchild exists.
+    await waitFor(() => pid && spawnSync('pgrep', ['-P', String(pid), '-x', 'sleep']).status === 0, 10_000, 20, 'grandchild started');
     ac.abort();
-    const { res } = await p;
+    const res = await p;
     assert.is(res.status, 'cancelled');
     const inv = await waitFor(() => readFakeLog(log)[0], 5000, 20, 'fake log line');
     assert.ok(inv.child_pid, 'grandchild started');

@@ -82,8 +82,7 @@ Container('container :: a read-only run mounts the copy read-only; WFCTL_AGENT_I
 Container('container :: cancel kills the container by name and the client process group', async () => {
   const d = fakeDocker();
   const ac = new AbortController();
-  setTimeout(() => ac.abort(), 500);
-  const res = await runAgent(req(d.dir, { prompt: '[[fake:hang]]' }), { signal: ac.signal });
+  const res = await runAgent(req(d.dir, { prompt: '[[fake:hang]]' }), { signal: ac.signal, onMessage: () => ac.abort() });
   assert.is(res.status, 'cancelled');
   const name = (() => {
     const a: string[] = calls(d.log)[0].argv;
