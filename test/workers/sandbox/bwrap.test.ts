@@ -124,4 +124,27 @@ Bwrap('bwrap :: cancel kills the confined agent and everything it started', asyn
   assert.not.ok(pidAlive(res.pid!));
 });
 
+Bwrap('bwrap :: no mechanism and no waiver: refused with one line naming --no-sandbox; waived runs go unconfined', async () => {
+  const w = await world();
+  const saved = process.env.PATH;
+  process.env.PATH = FAKE_BIN; // no bwrap reachable
+  try {
+    assert.is(detectSandbox(true), 'none');
+    try {
+      await run(w, 'x');
+      assert.unreachable();
+    } catch (e) {
+      assert.is((e as { code?: string }).code, 'SANDBOX_UNAVAILABLE');
+      assert.match((e as Error).message, /--no-sandbox.*sandbox: false/);
+      assert.not.match((e as Error).message, /\n/);
+    }
+  } finally {
+    process.env.PATH = saved;
+    detectSandbox(true);
+  }
+  const { res } = await run(w, 'hello', { sandbox: false });
+  assert.is(res.status, 'completed', res.error);
+  assert.not.ok(res.command.includes('bwrap'));
+});
+
 Bwrap.run();
