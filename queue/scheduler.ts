@@ -19,6 +19,7 @@ import { getRun, heartbeat, runContext, runGraph, setRunPlan, setRunProgress, tr
 import { closeLostAgentRuns, finishStep, insertStep, latestSteps, type StepRow } from '../sql/steps.js';
 import { runNode, type NodeOutcome, type NodeTask } from '../workers/executors/index.js';
 import type { NodePool } from '../workers/pool.js';
+import { deliverRun } from '../workers/delivery.js';
 import { prepareWorkingCopy } from '../workers/workspace.js';
 import { complete, enqueue, fail, lease, queueEvents, release as releaseJob, releaseOwned, renew, type Job, type JobScope, type LevelPayload } from './jobs.js';
 import { failRun, failRunForNode } from './lifecycle.js';
@@ -68,8 +69,8 @@ export interface SchedulerOptions {
   heartbeatRunId?: string;
   /** Called after every job (tests and `wfctl run` watch progress through it). */
   onJobDone?: (job: Job) => void;
-  /** Delivers a completed write run (workers/delivery.ts); absent → write runs complete without delivery. */
-  deliver?: (runId: string) => Promise<unknown>;
+  /** Delivers a completed write run; default workers/delivery.ts deliverRun. */
+  deliver?: (runId: string) => Promise<{ message: string; branch?: string; pull_request_url?: string; bundle_path?: string }>;
 }
 
 export type SchedulerState = 'running' | 'stopping' | 'stopped';
@@ -356,9 +357,14 @@ export class Scheduler {
   }
 
   private async finish(run: RunRow): Promise<void> {
-    if (run.write === 1 && this.opts.deliver) {
+    if (run.write === 1) {
+      // A write run's result leaves as a branch / pull request (or bundle); I/O outside any transaction.
       try {
-        await this.opts.deliver(run.id);
+        const d = await (this.opts.deliver ?? ((id: string) => deliverRun(this.db, this.config, id)))(run.id);
+        tx(this.db, () => {
+          appendLog(this.db, run.id, 'info', `delivery: ${d.message}`);
+          appendEvent(this.db, run.id, 'run.artifacts', { ...d });
+        });
       } catch (e) {
         failRun(this.db, run.id, `delivery failed: ${(e as Error).message}`);
         return;

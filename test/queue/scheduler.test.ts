@@ -1,4 +1,6 @@
 import { suite } from 'uvu';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import * as assert from 'uvu/assert';
 import { createNodePool } from '../../workers/pool.js';
 import { cancelRun, resumeRun } from '../../queue/lifecycle.js';
@@ -30,6 +32,22 @@ Flow('sequential :: a chain runs level by level to completed, with the spec\'s l
     assert.ok(inv.every((i) => i.cwd.includes(`/artifacts/runs/${id}/workspace`)), 'agents run in the isolated copy');
     const types = new Set(eventsAfter(f.db, 0, id, 1000).map((e) => e.type));
     for (const t of ['run.status', 'node.status', 'log', 'agent.started', 'agent.completed'] as const) assert.ok(types.has(t), `event ${t}`);
+  } finally {
+    await s.stop();
+  }
+});
+
+Flow('write run :: at completion the copy\'s changes are delivered (no remote → a bundle), the user\'s checkout untouched', async () => {
+  const f = engineFixture();
+  const s = scheduler(f);
+  try {
+    const id = startRun(f, { nodes: [node('edit', 'edit [[fake:write=NEW.md:hello]]')], edges: [] }, { write: true });
+    const run = await waitStatus(f.db, id, ['completed', 'failed']);
+    assert.is(run.status, 'completed', run.error ?? '');
+    assert.ok(run.bundle_path && run.branch, 'delivered as a bundle');
+    assert.ok(listLogs(f.db, id).some((l) => /^delivery: /.test(l.message)));
+    assert.ok(eventsAfter(f.db, 0, id, 1000).some((e) => e.type === 'run.artifacts'));
+    assert.not.ok(existsSync(path.join(f.repo, 'NEW.md')), 'the repository itself is not edited');
   } finally {
     await s.stop();
   }

@@ -9,6 +9,7 @@ import { assemblePrompt } from '../../core/prompt.js';
 import type { DB } from '../../sql/db.js';
 import { runContext } from '../../sql/runs.js';
 import { stmt } from '../../sql/stmt.js';
+import { resolveProvider } from '../agents/providers.js';
 import { runRecordedAgent } from '../agents/record.js';
 import type { AgentRequest } from '../agents/types.js';
 import { NodeCancelled, type NodeExecutor, type NodeContext } from './types.js';
@@ -40,6 +41,7 @@ export function agentRequest(ctx: Pick<NodeContext, 'db' | 'run' | 'node' | 'con
     runtime: d.runtime ?? 'direct',
     sandbox: ctx.run.sandbox === 1,
     timeoutMs: ctx.config.nodeTimeoutMs,
+    provider: resolveProvider(ctx.db, ctx.config, d.sandboxAgent ?? DEFAULT_AGENT, typeof d.provider === 'string' ? d.provider : null),
   };
 }
 

@@ -1,0 +1,154 @@
+/**
+ * Engine costs (`npm run bench -- engine`):
+ *   - queue lease+complete throughput, jobs/s: one process, and two processes contending for one queue;
+ *   - orchestration overhead per node, ms: a 100-node, 10-level workflow under parallel delegation (3 at once)
+ *     whose agent (the fake claude) exits at once; overhead = (wall time − the ideal time of the agents' own
+ *     process time, spawn to exit, packed 3-wide per level) / 100;
+ *   - time from POST /api/workflow-runs to the first agent spawn (agent.started), ms, median of BENCH_POSTS.
+ */
+import { spawn } from 'node:child_process';
+import os from 'node:os';
+import path from 'node:path';
+import { complete, enqueue, lease } from '../queue/jobs.js';
+import { createRun } from '../queue/lifecycle.js';
+import { Scheduler } from '../queue/scheduler.js';
+import { createNodePool } from '../workers/pool.js';
+import { approveWorkspace } from '../workers/workspace.js';
+import { buildApp } from '../server/app.js';
+import { createSession } from '../sql/sessions.js';
+import { getRun } from '../sql/runs.js';
+import type { Graph, GraphNode } from '../core/graph.js';
+import { FAKE_BIN, ROOT, gitRepo, testConfig, testDb, waitFor } from '../test/helpers.js';
+
+const JOBS = Number(process.env.BENCH_JOBS || 5000);
+const POSTS = Number(process.env.BENCH_POSTS || 10);
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const line = (label: string, value: string) => process.stdout.write(`${label.padEnd(58)} ${value}\n`);
+
+function fill(db: ReturnType<typeof testDb>['db'], n: number) {
+  db.transaction(() => {
+    for (let i = 0; i < n; i++) enqueue(db, 'run.level', null, { i });
+  }).immediate();
+}
+
+/** Wall-clock rate, and the rate the CPU time alone would allow (the machine may be shared). */
+async function queueOneProcess(): Promise<{ wall: number; cpu: number }> {
+  const { db } = testDb();
+  fill(db, JOBS);
+  const c0 = process.cpuUsage();
+  const t0 = performance.now();
+  let n = 0;
+  for (let j; (j = lease(db, 'bench', 60_000)); n++) complete(db, j);
+  const c = process.cpuUsage(c0);
+  return { wall: n / ((performance.now() - t0) / 1000), cpu: n / ((c.user + c.system) / 1e6) };
+}
+
+async function queueTwoProcesses(): Promise<number> {
+  const { db, config } = testDb();
+  fill(db, JOBS);
+  const script = `
+    import { openDatabase } from ${JSON.stringify(path.join(ROOT, 'dist/sql/db.js'))};
+    import { lease, complete } from ${JSON.stringify(path.join(ROOT, 'dist/queue/jobs.js'))};
+    const db = openDatabase({ home: process.env.H, dbPath: process.env.D, busyTimeoutMs: 10000 });
+    let n = 0;
+    for (let j; (j = lease(db, process.env.O, 60000)); n++) complete(db, j);
+    process.stdout.write(String(n));
+  `;
+  const one = (owner: string) =>
+    new Promise<number>((resolve, reject) => {
+      const c = spawn(process.execPath, ['--input-type=module', '-e', script], { env: { ...process.env, H: config.home, D: config.dbPath, O: owner } });
+      let out = '';
+      let err = '';
+      c.stdout.on('data', (d) => (out += d));
+      c.stderr.on('data', (d) => (err += d));
+      c.on('close', (code) => (code === 0 ? resolve(Number(out)) : reject(new Error(err))));
+    });
+  const t0 = performance.now();
+  const counts = await Promise.all([one('P1'), one('P2')]);
+  const secs = (performance.now() - t0) / 1000;
+  const total = counts[0] + counts[1];
+  if (total !== JOBS) throw new Error(`jobs lost or doubled: ${total} of ${JOBS}`);
+  return total / secs;
+}
+
+function hundredNodes(): Graph {
+  const nodes: GraphNode[] = [];
+  const edges: Graph['edges'] = [];
+  for (let l = 0; l < 10; l++) {
+    for (let i = 0; i < 10; i++) {
+      const id = `n${l}-${i}`;
+      const sup = l === 0 && i === 0;
+      nodes.push({ id, type: sup ? 'supervisorAgent' : 'specialistAgent', data: { label: id, objective: `${id} [[fake:answer=ok]]`, ...(sup ? { delegationStrategy: 'parallel_delegation' } : {}) } });
+      if (l > 0) edges.push({ id: `e-${id}`, source: `n${l - 1}-${i}`, target: id });
+    }
+  }
+  return { nodes, edges };
+}
+
+async function perNodeOverhead(): Promise<{ wall: number; agentSum: number; ideal: number; perNode: number }> {
+  const { db, config } = testDb(testConfig({ maxAgents: 3 }));
+  process.env.PATH = `${FAKE_BIN}:${process.env.PATH}`;
+  const pool = createNodePool(config);
+  const s = new Scheduler(db, config, { pool }).start();
+  // Warm the pool's threads and the fake's module cache so the figure is the steady state.
+  const warm = createRun(db, { workflowId: null, workflowName: 'warm', graph: { nodes: hundredNodes().nodes.slice(0, 4).map((n, i) => ({ ...n, id: `w${i}` })), edges: [] }, workspacePath: gitRepo(), sandbox: false }).id;
+  await waitFor(() => getRun(db, warm)!.completed_at, 60_000);
+  const t0 = Date.now();
+  const id = createRun(db, { workflowId: null, workflowName: 'bench', graph: hundredNodes(), workspacePath: gitRepo(), sandbox: false }).id;
+  const run = await waitFor(() => (getRun(db, id)!.completed_at ? getRun(db, id) : undefined), 600_000);
+  const wall = Date.parse(run!.completed_at!) - t0;
+  await s.stop();
+  await pool.close();
+  if (run!.status !== 'completed') throw new Error(`bench run ${run!.status}: ${run!.error}`);
+  // The agent's own process time as the engine saw it: spawn to exit (agent_runs.duration_ms), which includes
+  // the CLI's start-up; everything else in the wall time is orchestration.
+  const durations = db.prepare('SELECT node_id, duration_ms FROM agent_runs WHERE run_id = ?').all(id) as Array<{ node_id: string; duration_ms: number }>;
+  let ideal = 0;
+  let agentSum = 0;
+  for (let l = 0; l < 10; l++) {
+    const d = durations.filter((r) => r.node_id.startsWith(`n${l}-`)).map((r) => r.duration_ms);
+    const sum = d.reduce((a, b) => a + b, 0);
+    agentSum += sum;
+    // Ten nodes per level packed 3-wide at best, never shorter than the slowest one.
+    ideal += Math.max(sum / 3, Math.max(...d));
+  }
+  return { wall, agentSum, ideal, perNode: (wall - ideal) / 100 };
+}
+
+async function postToSpawn(): Promise<number[]> {
+  const { db, config } = testDb(testConfig({ maxAgents: 4 }));
+  process.env.PATH = `${FAKE_BIN}:${process.env.PATH}`;
+  const repo = gitRepo();
+  approveWorkspace(db, repo);
+  db.prepare("INSERT INTO users (id, username, password_hash, role) VALUES ('bench', 'bench', 'x', 'admin')").run();
+  const { token } = createSession(db, 'bench');
+  const s = new Scheduler(db, config).start();
+  const app = await buildApp({ db, config, scheduler: () => ({ status: 'running' }), sandbox: () => 'bwrap' });
+  await app.ready();
+  await app.inject({ method: 'POST', url: '/api/workflows', headers: { authorization: `Bearer ${token}` }, payload: { name: 'One', graph: { nodes: [{ id: 'a', type: 'specialistAgent', data: { label: 'A', objective: 'x [[fake:answer=ok]]' } }], edges: [] } } });
+  const times: number[] = [];
+  for (let i = 0; i < POSTS + 1; i++) {
+    const t0 = Date.now();
+    const r = await app.inject({ method: 'POST', url: '/api/workflow-runs', headers: { authorization: `Bearer ${token}` }, payload: { workflow_id: 'One', workspace_path: repo } });
+    const runId = r.json().run_id;
+    const at = await waitFor(() => db.prepare("SELECT created_at FROM run_events WHERE run_id = ? AND type = 'agent.started'").pluck().get(runId) as string | undefined, 30_000, 1);
+    if (i > 0) times.push(Date.parse(at) - t0); // the first is a warm-up
+    await waitFor(() => getRun(db, runId)!.completed_at, 30_000, 5);
+  }
+  await s.stop();
+  await app.close();
+  return times;
+}
+
+line('machine', `${os.cpus()[0]?.model ?? 'cpu'} × ${os.availableParallelism?.() ?? os.cpus().length}, ${os.platform()} ${os.release()}, node ${process.version}`);
+const q1 = await queueOneProcess();
+line(`queue lease+complete, one process (${JOBS} jobs)`, `${q1.wall.toFixed(0)} jobs/s (CPU-bound limit ${q1.cpu.toFixed(0)} jobs/s)`);
+line('load average at start (1 min)', os.loadavg()[0].toFixed(2));
+line(`queue lease+complete, two processes contending (${JOBS} jobs)`, `${(await queueTwoProcesses()).toFixed(0)} jobs/s`);
+const o = await perNodeOverhead();
+line('100 nodes / 10 levels, parallel: wall time', `${o.wall} ms`);
+line('  agents\' own process time (sum; ideal packed 3-wide)', `${o.agentSum} ms; ${o.ideal.toFixed(0)} ms`);
+line('  orchestration overhead per node', `${o.perNode.toFixed(2)} ms`);
+const t = await postToSpawn();
+line(`POST /api/workflow-runs → first agent spawn (median of ${t.length})`, `${median(t)} ms (min ${Math.min(...t)}, max ${Math.max(...t)})`);
+process.exit(0);
