@@ -24,7 +24,7 @@ Crash('worker SIGKILL mid-level :: the API stays up, a new worker finishes the r
   procs.push(serve);
   const url = await serveUrl(serve);
   // Level 1 runs on the pool: p1 finishes, p2 is still running when the worker dies.
-  const id = startRun(f, parallelFan([['p1', 'crash-p1'], ['p2', 'crash-p2 [[fake:sleep=2]]']]));
+  const id = startRun(f, parallelFan([['p1', 'crash-p1'], ['p2', 'crash-p2 [[fake:sleep=5]]']]));
   const w1 = wfctl(f, ['worker'], env);
   procs.push(w1);
   const orphan = await runningAgentPid(f, id, 'p2');

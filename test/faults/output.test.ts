@@ -28,6 +28,7 @@ Output('50 MB of agent output :: memory bounded, truncated with a note, the run 
   const id = startRun(f, { nodes: [node('flood', 'flood [[fake:output-mb=50]]'), node('next', 'after-flood')], edges: [edge('flood', 'next')] });
   const run = await waitStatus(f.db, id, ['completed', 'failed', 'cancelled'], 45_000);
   const peakKb = rss.stop();
+  if (process.env.FAULTS_VERBOSE) console.log(`serve peak VmRSS ${Math.round(peakKb / 1024)} MB over ${rss.samples()} samples`);
   assert.is(run.status, 'completed', run.error ?? '');
   assert.ok(rss.samples() > 0, 'memory was sampled');
   assert.ok(peakKb < RSS_BOUND_KB, `serve peak VmRSS ${Math.round(peakKb / 1024)} MB stays under ${RSS_BOUND_KB / 1024} MB`);

@@ -94,7 +94,7 @@ ReadOnly('data folder read-only at run time :: 503s and one log line, no crash, 
   });
   procs.push(serve);
   const url = await serveUrl(serve);
-  const wf = await api(`${url}/api/workflows`, token, { method: 'POST', body: { name: 'ro', graph: { nodes: [node('a', 'ro-a [[fake:sleep=1]]'), node('b', 'ro-b')], edges: [edge('a', 'b')] } } });
+  const wf = await api(`${url}/api/workflows`, token, { method: 'POST', body: { name: 'ro', graph: { nodes: [node('a', 'ro-a [[fake:sleep=2]]'), node('b', 'ro-b')], edges: [edge('a', 'b')] } } });
   assert.is(wf.status, 201, wf.text);
   const started = await api(`${url}/api/workflow-runs`, token, { method: 'POST', body: { workflow_id: wf.body.id, workspace_path: f.repo } });
   assert.is(started.status, 201, started.text);
@@ -112,7 +112,7 @@ ReadOnly('data folder read-only at run time :: 503s and one log line, no crash, 
   // Reads still answer while writes fail.
   const read = await api(`${url}/api/workflow-runs/${runId}`, token);
   assert.is(read.status, 200, read.text);
-  // Node a ends (about 1 s) while writes fail; the scheduler reports it and keeps running.
+  // Node a ends (about 2 s) while writes fail; the scheduler reports it and keeps running.
   await waitFor(() => /database/i.test(serve.out()) && /scheduler/i.test(serve.out()), 15_000, 50, `a scheduler log line about the database (output: ${serve.out()})`);
   const health = await fetch(`${url}/api/health`);
   assert.ok(health.status === 200 || health.status === 503, `health answers (${health.status})`);

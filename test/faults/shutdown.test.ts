@@ -21,7 +21,7 @@ Shutdown.after.each(() => {
 
 Shutdown('worker :: SIGTERM while a node runs shorter than the grace: the node finishes, exit 0, the next worker goes on without re-running it', async () => {
   const f = engineFixture();
-  const id = startRun(f, { nodes: [node('a', 'first-a [[fake:sleep=1.5]]'), node('b', 'second-b')], edges: [edge('a', 'b')] });
+  const id = startRun(f, { nodes: [node('a', 'first-a [[fake:sleep=3]]'), node('b', 'second-b')], edges: [edge('a', 'b')] });
   const w1 = wfctl(f, ['worker'], { ...LONG_LEASE, WFCTL_SHUTDOWN_GRACE_MS: '20000' });
   procs.push(w1);
   const agentPid = await runningAgentPid(f, id, 'a');
@@ -48,7 +48,7 @@ Shutdown('worker :: SIGTERM while a node runs shorter than the grace: the node f
 Shutdown('worker :: SIGTERM with a grace shorter than a pooled node: agent group killed, lease released at once, the next worker re-runs only that node', async () => {
   const f = engineFixture();
   // A parallel level (Piscina worker threads): p1 outlives the grace, p2 finishes before the SIGTERM.
-  const id = startRun(f, parallelFan([['p1', 'slow-p1 [[fake:sleep=3]] [[fake:spawn-child]]'], ['p2', 'quick-p2']]));
+  const id = startRun(f, parallelFan([['p1', 'slow-p1 [[fake:sleep=6]] [[fake:spawn-child]]'], ['p2', 'quick-p2']]));
   const w1 = wfctl(f, ['worker'], { ...LONG_LEASE, WFCTL_SHUTDOWN_GRACE_MS: '200' });
   procs.push(w1);
   const agentPid = await runningAgentPid(f, id, 'p1');
