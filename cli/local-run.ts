@@ -211,6 +211,8 @@ export class LocalRun {
       const evs = eventsAfter(this.db, this.lastEventId, this.runId, 500);
       for (const e of evs) {
         this.lastEventId = e.id;
+        // A new attempt starts with a blank line, not the previous attempt's last words.
+        if (e.type === 'agent.started' && typeof e.payload.node_id === 'string') this.lastMessage.delete(e.payload.node_id);
         if (e.type !== 'agent.message') continue;
         const line = String(e.payload.content ?? '').split('\n').map((l) => l.trim()).filter(Boolean).pop();
         if (line && typeof e.payload.node_id === 'string') this.lastMessage.set(e.payload.node_id, line.slice(0, 200));

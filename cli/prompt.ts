@@ -60,9 +60,10 @@ export function terminalPrompter(input: NodeJS.ReadStream = process.stdin, outpu
 /** Reads a line without echoing it (raw mode); Ctrl-C exits 130, Ctrl-D ends the input. */
 export function askHidden(question: string, input: NodeJS.ReadStream = process.stdin, output: NodeJS.WritableStream = process.stderr): Promise<string> {
   return new Promise((resolve) => {
-    output.write(question);
     let value = '';
+    // Raw mode before the question appears: whatever is typed once it shows is never echoed.
     input.setRawMode?.(true);
+    output.write(question);
     input.resume();
     input.setEncoding('utf8');
     const done = () => {

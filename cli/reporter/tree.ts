@@ -24,6 +24,8 @@ export class TreeReporter implements Reporter {
   /** Tasks of the current segment settle at once (pause or finish). */
   private stopping = false;
   private finishing = false;
+  /** A task of the segment was cut short (not settled): the next segment redraws from the same level. */
+  private stoppedEarly = false;
   private segment?: Promise<void>;
   private loopDone?: Promise<void>;
 
@@ -105,7 +107,8 @@ export class TreeReporter implements Reporter {
       this.segment = this.draw(levels.slice(from, to + 1));
       await this.segment;
       this.segment = undefined;
-      this.nextLevel = this.firstUnsettled(from, to);
+      this.nextLevel = this.stoppedEarly ? from : this.firstUnsettled(from, to);
+      this.stoppedEarly = false;
       if (last) this.nextLevel = Math.max(this.nextLevel, to + 1);
     }
   }
@@ -156,9 +159,17 @@ export class TreeReporter implements Reporter {
             if (step?.status === 'running' && msg) task.output = msg;
             if (step?.status === 'waiting_approval' && s.pendingApproval) task.output = approvalHowTo(s.pendingApproval);
             const runOver = !ACTIVE_RUN.has(s.run.status);
-            const settle = step && SETTLED.has(step.status);
+            // A failed attempt with attempts left is followed by the next one in a moment: not the end yet.
+            const retrying = step?.status === 'failed' && step.attempt < max && s.run.status === 'running';
+            const settle = step && SETTLED.has(step.status) && !retrying;
             if (!settle && !runOver && !this.stopping && step?.status !== 'waiting_approval') return;
             this.waiters.delete(check);
+            if (!settle && !runOver && step?.status !== 'waiting_approval') {
+              // Stopped for a prompt or a notice while still going: drawn as paused, and drawn again after.
+              this.stoppedEarly = true;
+              task.skip(`${task.title} …`);
+              return resolve();
+            }
             if (step?.status === 'failed') reject(new Error(step.error ? step.error.split('\n')[0].slice(0, 200) : 'failed'));
             else if (!step && runOver) (task.skip(`${label} · not run`), resolve());
             else if (step?.status === 'skipped' || step?.status === 'cancelled') (task.skip(task.title), resolve());
