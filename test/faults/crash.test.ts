@@ -1,8 +1,9 @@
 /**
  * SIGKILL of a `wfctl worker` mid-level while `wfctl serve` (WFCTL_SCHEDULER=off) keeps serving the API on the
- * same home. The engine's own crash test (issue 4: kill -9 of the scheduler process, restart, the run
- * finishes) covers the recovery itself; this one adds the split deployment: the API answers during and after
- * the crash, a second worker takes the expired lease, completed nodes never run twice, the in-flight node does.
+ * same home. The engine's own crash test (test/queue/crash.test.ts: a sequential chain, kill -9 of the worker,
+ * another worker finishes) covers the recovery itself; this one adds the split deployment and a parallel level
+ * on the Piscina pool: the API answers during and after the crash, a second worker takes the expired lease,
+ * the finished sibling never runs twice, the in-flight node does.
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
