@@ -19,6 +19,7 @@ import { eventBus, eventsAfter } from '../sql/events.js';
 import { listLogs } from '../sql/logs.js';
 import { getRun, heartbeat, runGraph, runLevels, type RunRow } from '../sql/runs.js';
 import { listSteps } from '../sql/steps.js';
+import { seed } from '../sql/seed.js';
 import { resolveWorkflow } from '../sql/workflows.js';
 import { deliverRun } from '../workers/delivery.js';
 import { createNodePool } from '../workers/pool.js';
@@ -51,7 +52,9 @@ export function needsHostSandbox(graph: Graph): boolean {
  * (WORKFLOW_NOT_FOUND), unapproved repository (WORKSPACE_NOT_APPROVED), no OS sandbox (SANDBOX_UNAVAILABLE).
  */
 export function createLocalRun(db: DB, config: Config, input: StartInput): RunRow {
-  const wf = resolveWorkflow(db, input.workflow);
+  // A home that no server has started yet lacks the built-in templates: seed them (as `serve` does at start-up)
+  // before concluding the workflow is missing. Paid only on a miss, so ordinary runs stay fast.
+  const wf = resolveWorkflow(db, input.workflow) ?? (seed(db), resolveWorkflow(db, input.workflow));
   if (!wf) {
     throw new WfError('WORKFLOW_NOT_FOUND', `workflow '${input.workflow}' not found in ${homeLabel(config)}; all users of one install must share the same WFCTL_HOME`);
   }

@@ -1,7 +1,9 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { listRuns } from '../../sql/runs.js';
-import { gitRepo, runWfctl, FAKE_BIN } from '../helpers.js';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { gitRepo, runWfctl, tempDir, testEnv, FAKE_BIN } from '../helpers.js';
 import { chain, cliHome, node } from './fixture.js';
 
 const Run = suite('cli/run');
@@ -121,6 +123,19 @@ Run('run :: no OS sandbox exits 5 with one clear line unless --no-sandbox', asyn
   const g = await runWfctl(['run', 'gate-only', '--repo', h.repo, '--timeout', '1s'], { env });
   assert.is.not(g.code, 5, g.stderr);
   assert.is(listRuns(h.db).length, 1, 'the gate-only run was created');
+});
+
+Run('run :: a built-in template runs by name on a home no server has started yet', async () => {
+  const home = tempDir('wfctl-fresh-');
+  const repo = path.join(home, 'codebases', 'svc');
+  mkdirSync(repo, { recursive: true });
+  writeFileSync(path.join(repo, 'main.py'), 'print(1)\n');
+  const r = await runWfctl(['run', 'Code review', '--repo', repo, '--json'], { env: testEnv(home) });
+  assert.is(r.code, 0, r.stderr);
+  const j = JSON.parse(r.stdout);
+  assert.is(j.status, 'completed');
+  assert.is(j.workflow_name, 'Code review');
+  assert.ok(j.steps.length >= 4);
 });
 
 Run.run();
