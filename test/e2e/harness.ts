@@ -122,3 +122,29 @@ export async function until<T>(fn: () => Promise<T> | T, what: string, timeoutMs
     await new Promise((r) => setTimeout(r, 100));
   }
 }
+
+/** a (sleeps briefly, so the run is visibly Running) → gate (noteRequired, approve / reject only) → b. */
+export function gatedGraph(sleep = 2, gate: Record<string, unknown> = {}) {
+  return {
+    nodes: [
+      agentNode('a', `Prepare [[fake:sleep=${sleep}]] [[fake:answer=prepared]]`),
+      { id: 'gate', type: 'humanApproval', position: { x: 230, y: 0 }, data: { label: 'Release gate', objective: 'A person checks the preparation', allowedActions: ['approve', 'reject'], noteRequired: true, timeoutHours: 24, ...gate } },
+      agentNode('b', 'Ship [[fake:answer=shipped]]', 460, 0),
+    ],
+    edges: [
+      { id: 'e1', source: 'a', target: 'gate' },
+      { id: 'e2', source: 'gate', target: 'b' },
+    ],
+  };
+}
+
+export async function startRun(ctx: { e: E2E; token: string; repo: string }, workflowId: string): Promise<string> {
+  const r = await apiCall(ctx.e, 'POST', '/api/workflow-runs', ctx.token, { workflow_id: workflowId, workspace_path: ctx.repo });
+  if (r.status !== 201) throw new Error(`run start failed: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body.run_id;
+}
+
+export async function runStatus(ctx: { e: E2E; token: string }, runId: string): Promise<any> {
+  return (await apiCall(ctx.e, 'GET', `/api/workflow-runs/${runId}`, ctx.token)).body;
+}
+

@@ -1,7 +1,7 @@
 /**
- * The web UI end to end, part 1 (no agent runs needed): first-run bootstrap, building a three-node workflow
- * with the palette, required-field messages, lane colours by depth, saving, the API's 422 shown on the nodes,
- * removed routes, sign-out and the 401 return to /login.
+ * The web UI end to end, the main path: first-run bootstrap, building a three-node workflow with the palette
+ * (required-field messages, connections, lane colours by depth), saving, the API's 422 shown on the nodes,
+ * running it from its row to completion on the run page, and the row's inline run history.
  */
 /* Browser globals inside page.evaluate callbacks (the test tsconfig has no DOM lib). */
 declare const localStorage: { getItem(k: string): string | null; setItem(k: string, v: string): void };
@@ -58,26 +58,13 @@ Ui('signin :: the first visit shows the bootstrap form, which creates the admin 
   assert.is(status.body.bootstrapped, true);
 });
 
-Ui('workflows :: the Templates tab lists the seeded templates with Use template', async ({ e }) => {
-  if (skip) return;
-  const { page } = e;
-  await page.getByRole('tab', { name: 'Templates' }).click();
-  await page.locator('tr.workflow-row').first().waitFor();
-  const rows = await page.locator('tr.workflow-row').count();
-  const api = await apiCall(e, 'GET', '/api/workflows?kind=template', await page.evaluate(() => localStorage.getItem('wfctl.token')!));
-  assert.is(rows, api.body.length);
-  assert.ok(rows > 0, 'seeded templates shown');
-  assert.is(await page.getByRole('button', { name: 'Use template' }).count(), rows);
-  await page.getByRole('tab', { name: 'My Workflows' }).click();
-  await page.getByText('No workflows yet.').waitFor();
-  await screenshot(page, 'workflows-empty');
-});
-
 Ui('builder :: three nodes from the palette, validation messages, connections, lane colours, save', async (ctx) => {
   if (skip) return;
   const { e } = ctx;
   const { page } = e;
   ctx.token = (await page.evaluate(() => localStorage.getItem('wfctl.token')))!;
+  await page.getByText('No workflows yet.').waitFor();
+  await screenshot(page, 'workflows-empty');
   await page.getByRole('link', { name: 'New workflow', exact: true }).click();
   await page.waitForURL('**/workflows/new');
   for (const group of ['Agents', 'Control Flow', 'Memory', 'Notifications']) await page.getByRole('heading', { name: group, exact: true }).waitFor();
@@ -221,38 +208,6 @@ Ui('history :: a row click expands the inline run history; clicks in the actions
   await row.focus();
   await page.keyboard.press('Enter');
   assert.is(await row.getAttribute('aria-expanded'), 'false');
-});
-
-Ui('routes :: /runs and /approvals show the not-found view; deep links load the app', async ({ e }) => {
-  if (skip) return;
-  const { page } = e;
-  for (const p of ['/runs', '/approvals']) {
-    await page.goto(p);
-    await page.getByRole('heading', { name: 'Page not found' }).waitFor();
-  }
-  await page.goto('/settings/workspaces');
-  await page.getByRole('heading', { name: 'Approved workspaces' }).waitFor();
-});
-
-Ui('signin :: sign out returns to /login; a rejected token also does', async ({ e }) => {
-  if (skip) return;
-  const { page } = e;
-  await page.goto('/');
-  await page.getByRole('button', { name: 'Sign out' }).click();
-  await page.waitForURL('**/login');
-  await page.getByRole('heading', { name: 'Sign in' }).waitFor();
-  assert.is(await page.evaluate(() => localStorage.getItem('wfctl.token')), null);
-  // Sign in again through the form.
-  await page.getByLabel('User name').fill(ADMIN.username);
-  await page.getByLabel('Password').fill(ADMIN.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL((u) => u.pathname === '/');
-  await page.locator('tr.workflow-row').first().waitFor();
-  // A token the server no longer knows: the first API call answers 401 and the app returns to /login.
-  await page.evaluate(() => localStorage.setItem('wfctl.token', 'not-a-valid-token'));
-  await page.goto('/');
-  await page.waitForURL('**/login');
-  assert.is(await page.evaluate(() => localStorage.getItem('wfctl.token')), null);
 });
 
 Ui.run();
