@@ -4,6 +4,7 @@
  * stderr kept bounded, output capped, and the whole group killed on abort or timeout (TERM, then KILL).
  */
 import { spawn } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
 import { loadConfig } from '../../core/config.js';
 import { WfError } from '../../core/errors.js';
 import { nowIso } from '../../core/time.js';
@@ -91,7 +92,13 @@ export async function runAgent(req: AgentRequest, hooks: RunAgentHooks = {}): Pr
   }
 
   return new Promise<AgentResult>((resolve) => {
-    const child = spawn(wrapped.bin, wrapped.args, { cwd: req.cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const fds = (wrapped.files ?? []).map((f) => openSync(f, 'r'));
+    let child: ReturnType<typeof spawn>;
+    try {
+      child = spawn(wrapped.bin, wrapped.args, { cwd: req.cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe', ...fds] });
+    } finally {
+      for (const fd of fds) closeSync(fd);
+    }
     const pid = child.pid;
     let endReason: 'cancelled' | 'timed_out' | undefined;
     let exited = false;

@@ -33,10 +33,10 @@ function real(p: string): string {
 
 const isDir = (p: string) => statSync(p, { throwIfNoEntry: false })?.isDirectory() ?? false;
 
-/** The CLI's own configuration folders / files that must stay reachable (and writable: sessions, auth refresh). */
+/** The CLI's own configuration folders that must stay reachable (and writable: sessions, auth refresh). */
 export function agentConfigPaths(agent: AgentName, env: NodeJS.ProcessEnv): string[] {
   const home = env.HOME || os.homedir();
-  if (agent === 'claude') return [env.CLAUDE_CONFIG_DIR || path.join(home, '.claude'), path.join(home, '.claude.json')];
+  if (agent === 'claude') return [env.CLAUDE_CONFIG_DIR || path.join(home, '.claude')];
   if (agent === 'codex') return [env.CODEX_HOME || path.join(home, '.codex')];
   return [path.join(env.GEMINI_CLI_HOME || home, '.gemini')];
 }
@@ -66,7 +66,21 @@ function execPaths(bin: string): string[] {
   return [...out];
 }
 
-/** The bwrap argv that runs `bin args` confined. */
+/**
+ * Config files the agent gets as a private copy (bwrap `--file FD`): Claude rewrites `~/.claude.json` by
+ * writing a temporary file and renaming it over, which fails on a bind-mounted file; a copy in the private home
+ * takes the writes (they are dropped afterwards; logins live in `~/.claude/`, which is bound).
+ */
+export function agentConfigCopies(agent: AgentName, env: NodeJS.ProcessEnv): string[] {
+  if (agent !== 'claude' || env.CLAUDE_CONFIG_DIR) return [];
+  const f = path.join(env.HOME || os.homedir(), '.claude.json');
+  return statSync(f, { throwIfNoEntry: false })?.isFile() ? [f] : [];
+}
+
+/**
+ * The bwrap argv that runs `bin args` confined. The files of agentConfigCopies(o.agent, o.env) must be open on
+ * fds 3, 4, … of the bwrap process, in that order.
+ */
 export function bwrapArgs(o: BwrapOptions, bin: string, args: string[]): string[] {
   const cwd = real(o.cwd);
   const home = real(o.env.HOME || os.homedir());
@@ -90,6 +104,7 @@ export function bwrapArgs(o: BwrapOptions, bin: string, args: string[]): string[
   const readable = [...execPaths(bin), ...execPaths(process.execPath), ...alternates].filter((p) => existsSync(p) && isHidden(p));
   for (const p of [...new Set(readable)]) a.push('--ro-bind', p, p);
   for (const p of agentConfigPaths(o.agent, o.env)) if (existsSync(p)) a.push('--bind', p, p);
+  agentConfigCopies(o.agent, o.env).forEach((f, i) => a.push('--file', String(3 + i), f));
   // Test hooks of the fake CLIs (test/fixtures/bin): their log and state folders stay writable when set.
   for (const p of [o.env.WFCTL_FAKE_LOG && path.dirname(o.env.WFCTL_FAKE_LOG), o.env.WFCTL_FAKE_STATE]) {
     if (p && isDir(p)) a.push('--bind', real(p), real(p));
@@ -98,7 +113,9 @@ export function bwrapArgs(o: BwrapOptions, bin: string, args: string[]): string[
   // The copy's .git stays read-only: hooks or config planted there would run later, outside the sandbox, when
   // wfctl commits the changes. The agent edits files; wfctl makes the commit.
   if (o.write && existsSync(path.join(cwd, '.git'))) a.push('--ro-bind', path.join(cwd, '.git'), path.join(cwd, '.git'));
-  for (const h of hidden) a.push('--remount-ro', h);
+  // The user's home stays a writable (private, throw-away) tmpfs: CLIs and the tools they run write caches and
+  // state there. The other hidden folders (wfctl home, source repositories) become read-only.
+  for (const h of hidden) if (h !== home) a.push('--remount-ro', h);
   a.push('--chdir', cwd, '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--die-with-parent', '--', bin, ...args);
   return a;
 }

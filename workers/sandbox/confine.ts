@@ -5,7 +5,7 @@
  */
 import { WfError } from '../../core/errors.js';
 import type { AgentRequest } from '../agents/types.js';
-import { bwrapArgs } from './bwrap.js';
+import { agentConfigCopies, bwrapArgs } from './bwrap.js';
 import { containerCommand, findContainerEngine } from './container.js';
 import { detectSandbox } from './detect.js';
 
@@ -14,6 +14,8 @@ export interface Confined {
   args: string[];
   /** Extra kill step on cancel (docker kill); the process group is killed anyway. */
   kill?: () => void;
+  /** Files to open on fds 3, 4, … of the spawned process (bwrap `--file`); the caller closes them after spawn. */
+  files?: string[];
   mechanism: 'bwrap' | 'container' | 'none';
 }
 
@@ -24,7 +26,10 @@ export function confine(req: AgentRequest, cmd: { bin: string; args: string[] },
   }
   if (!req.sandbox) return { ...cmd, mechanism: 'none' };
   const kind = detectSandbox();
-  if (kind === 'bwrap') return { bin: 'bwrap', args: bwrapArgs({ agent: req.agent, cwd: req.cwd, write: req.write, env, hide: req.hide }, cmd.bin, cmd.args), mechanism: 'bwrap' };
+  if (kind === 'bwrap') {
+    const o = { agent: req.agent, cwd: req.cwd, write: req.write, env, hide: req.hide };
+    return { bin: 'bwrap', args: bwrapArgs(o, cmd.bin, cmd.args), files: agentConfigCopies(req.agent, env), mechanism: 'bwrap' };
+  }
   if (kind === 'sandbox-exec') {
     throw new WfError('SANDBOX_UNAVAILABLE', 'sandbox-exec confinement is not implemented yet; run with --no-sandbox (or `sandbox: false`), or use runtime: container');
   }

@@ -21,6 +21,7 @@ async function world() {
   const userHome = tempDir('wfctl-userhome-');
   mkdirSync(path.join(userHome, '.claude'));
   writeFileSync(path.join(userHome, '.claude', 'settings.json'), '{"theme":"dark"}');
+  writeFileSync(path.join(userHome, '.claude.json'), '{"numStartups":1}');
   mkdirSync(path.join(userHome, 'other-repo'));
   writeFileSync(path.join(userHome, 'other-repo', 'private.txt'), 'private');
   const config = testConfig();
@@ -53,6 +54,7 @@ Bwrap('bwrap :: argv hides the home, binds the copy read-write (read-only for re
   assert.ok(s.startsWith('--ro-bind / / --dev /dev --proc /proc --tmpfs /tmp'));
   assert.ok(s.includes(`--bind ${w.copy} ${w.copy}`));
   assert.ok(s.includes(`--bind ${path.join(w.userHome, '.claude')} `));
+  assert.ok(s.includes(`--file 3 ${path.join(w.userHome, '.claude.json')}`));
   assert.ok(a.includes('--die-with-parent') && a.includes('--unshare-pid'));
   assert.equal(a.slice(-3), ['/usr/bin/claude', '-p', 'x']);
   const ro = bwrapArgs({ agent: 'claude', cwd: w.copy, write: false, env: { HOME: w.userHome } }, '/usr/bin/claude', []).join(' ');
@@ -71,15 +73,19 @@ Bwrap('bwrap :: writing inside the copy works; the user repo stays byte-for-byte
   assert.is(readFakeLog(w.log)[0].cwd, w.copy);
 });
 
-Bwrap('bwrap :: writing outside the copy fails (home, source repo, system, wfctl home, the copy\'s .git)', async () => {
+Bwrap('bwrap :: writing outside the copy fails (source repo, system, wfctl home, the copy\'s .git) or vanishes (private home)', async () => {
   if (!available) return console.log('  (skipped: bubblewrap unusable here)');
   const w = await world();
-  const targets = [path.join(w.userHome, 'evil.txt'), path.join(w.repo, 'evil.txt'), '/etc/wfctl-evil.txt', path.join(w.config.home, 'evil.txt'), path.join(w.copy, '.git', 'hooks', 'pre-commit')];
-  const prompt = targets.map((t) => `[[fake:write-abs=${t}:x]]`).join(' ') + ' done';
+  const refused = [path.join(w.repo, 'evil.txt'), '/etc/wfctl-evil.txt', path.join(w.config.home, 'evil.txt'), path.join(w.copy, '.git', 'hooks', 'pre-commit')];
+  // The home is a private throw-away tmpfs (CLIs and tools write caches there): writes land nowhere real.
+  const vanish = [path.join(w.userHome, 'evil.txt'), path.join(w.userHome, '.claude.json')];
+  const prompt = [...refused, ...vanish].map((t) => `[[fake:write-abs=${t}:x]]`).join(' ') + ' done';
   const { res, messages } = await run(w, prompt);
   assert.is(res.status, 'completed', res.error);
-  for (const t of targets) assert.not.ok(existsSync(t), `${t} must not exist`);
-  assert.is(messages.filter((m) => m.kind === 'tool_result' && m.content.startsWith('error:')).length, targets.length);
+  for (const t of [...refused, vanish[0]]) assert.not.ok(existsSync(t), `${t} must not exist`);
+  assert.is(readFileSync(vanish[1], 'utf8'), '{"numStartups":1}', 'the real ~/.claude.json is untouched');
+  const errors = messages.filter((m) => m.kind === 'tool_result' && m.content.startsWith('error:'));
+  assert.is(errors.length, refused.length, JSON.stringify(errors));
 });
 
 Bwrap('bwrap :: other folders of the home and wfctl secrets are invisible; the CLI config folder is there', async () => {
@@ -91,6 +97,8 @@ Bwrap('bwrap :: other folders of the home and wfctl secrets are invisible; the C
   assert.match(r2.res.finalText, /ENOENT/);
   const r3 = await run(w, `[[fake:read-abs=${path.join(w.userHome, '.claude', 'settings.json')}]]`);
   assert.is(r3.res.finalText, '{"theme":"dark"}');
+  const r4 = await run(w, `[[fake:read-abs=${path.join(w.userHome, '.claude.json')}]]`);
+  assert.is(r4.res.finalText, '{"numStartups":1}', 'a private copy of ~/.claude.json');
 });
 
 Bwrap('bwrap :: a read-only run cannot write even into its copy', async () => {
