@@ -25,6 +25,9 @@ export function createNodePool(config: Config): NodePool {
     idleTimeout: 60_000,
     // A node waits for a free thread instead of being refused.
     maxQueue: 'auto',
+    // Node tasks are long and asynchronous (an agent process); an idle thread should sleep in its event loop,
+    // not block in Atomics.wait between tasks.
+    atomics: 'disabled',
   });
   return {
     size: config.maxAgents,
