@@ -1,6 +1,6 @@
 /**
  * The host runner (design.md §9): POST /api/runtimes/direct-cli/run and /api/runtimes/container-sandbox/run
- * `{ agent, model?, prompt, workspace_path, timeout_s?, write?, sandbox?, image? }` run one agent CLI to the end
+ * `{ agent, model?, prompt, workspace_path, timeout_s?, write?, sandbox?, image?, provider? }` run one agent CLI to the end
  * and answer `{ status, exit_code, output, messages, usage, session_id, error, duration_ms, truncated }`.
  * In `wfctl serve` they sit behind the session auth like every route; `wfctl runner` serves them alone
  * (buildRunnerApp) behind a shared secret (`$WFCTL_HOME/secrets/runner`) sent as a Bearer token, for a server
@@ -14,6 +14,7 @@ import { WfError } from '../../core/errors.js';
 import { AGENTS } from '../../core/graph.js';
 import type { DB } from '../../sql/db.js';
 import { readSecret, writeSecret } from '../../sql/secrets.js';
+import { resolveProvider } from '../../workers/agents/providers.js';
 import { runAgent } from '../../workers/agents/run.js';
 import type { AgentMessage, AgentRequest } from '../../workers/agents/types.js';
 import { resolveApprovedWorkspace } from '../../workers/workspace.js';
@@ -30,6 +31,7 @@ interface RunBody {
   write?: boolean;
   sandbox?: boolean;
   image?: string;
+  provider?: string;
 }
 
 const body = {
@@ -45,6 +47,7 @@ const body = {
     write: { type: 'boolean' },
     sandbox: { type: 'boolean' },
     image: { type: 'string', minLength: 1, maxLength: 500 },
+    provider: { type: 'string', minLength: 1, maxLength: 200 },
   },
 } as const;
 
@@ -76,6 +79,8 @@ export default async function runtimeRoutes(app: FastifyInstance) {
       const res = await runAgent({
         agent: b.agent, model: b.model, prompt: b.prompt, cwd, write: b.write ?? false, runtime, sandbox: b.sandbox ?? true,
         timeoutMs: b.timeout_s ? b.timeout_s * 1000 : config.nodeTimeoutMs, image: b.image,
+        // This side's providers and keys: the runner's own secrets folder holds them.
+        provider: resolveProvider(db, config, b.agent, b.provider),
       }, { signal: ac.signal, onMessage: (m) => messages.push(m) });
       return {
         status: res.status, exit_code: res.exitCode, output: res.finalText, messages, usage: res.usage, session_id: res.sessionId ?? null,

@@ -5,7 +5,9 @@ import path from 'node:path';
 import { makeApp } from './api-fixture.js';
 import { buildRunnerApp, runnerSecret } from '../../server/routes/runtimes.js';
 import { approveWorkspace, prepareWorkingCopy } from '../../workers/workspace.js';
-import { FAKE_BIN, gitRepo, testDb } from '../helpers.js';
+import { FAKE_BIN, gitRepo, tempDir, testDb } from '../helpers.js';
+import { saveProvider } from '../../sql/catalogue.js';
+import { readFakeLog } from '../workers/agents/fakelog.js';
 
 process.env.PATH = `${FAKE_BIN}:${process.env.PATH}`;
 const R = suite('server/runtimes');
@@ -38,6 +40,27 @@ R('runtimes :: a run working copy is accepted; a confined write run writes insid
   assert.is(res.json().status, 'completed', res.body);
   assert.is(readFileSync(path.join(copy, 'x.txt'), 'utf8'), '1');
   await f.close();
+});
+
+R('runtimes :: the first configured provider fitting the agent reaches its environment; a named misfit is 422', async () => {
+  const f = await makeApp();
+  const repo = gitRepo();
+  approveWorkspace(f.db, repo);
+  saveProvider(f.db, f.config.home, undefined, { name: 'gateway', type: 'anthropic-compatible', base_url: 'http://127.0.0.1:9/', api_key: 'sk-gw' });
+  const local = saveProvider(f.db, f.config.home, undefined, { name: 'ollama', type: 'local', base_url: 'http://127.0.0.1:11434/v1' });
+  const log = path.join(tempDir(), 'fake.jsonl');
+  process.env.WFCTL_FAKE_LOG = log;
+  try {
+    const res = await f.req({ method: 'POST', url: '/api/runtimes/direct-cli/run', token: f.operatorToken, payload: { agent: 'claude', prompt: 'x', workspace_path: repo, sandbox: false } });
+    assert.is(res.json().status, 'completed', res.body);
+    const inv = readFakeLog(log)[0];
+    assert.equal([inv.env.ANTHROPIC_BASE_URL, inv.env.ANTHROPIC_AUTH_TOKEN], ['http://127.0.0.1:9', 'sk-gw']);
+    const bad = await f.req({ method: 'POST', url: '/api/runtimes/direct-cli/run', token: f.operatorToken, payload: { agent: 'claude', prompt: 'x', workspace_path: repo, provider: local.id } });
+    assert.is(bad.statusCode, 422);
+  } finally {
+    delete process.env.WFCTL_FAKE_LOG;
+    await f.close();
+  }
 });
 
 R('runner :: `wfctl runner` app: shared secret as Bearer, created once; wrong secret 401', async () => {
