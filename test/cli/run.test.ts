@@ -3,8 +3,8 @@ import * as assert from 'uvu/assert';
 import { listRuns } from '../../sql/runs.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { gitRepo, runWfctl, tempDir, testEnv, FAKE_BIN } from '../helpers.js';
-import { chain, cliHome, node } from './fixture.js';
+import { runWfctl, tempDir, testEnv } from '../helpers.js';
+import { chain, cliHome } from './fixture.js';
 
 const Run = suite('cli/run');
 
@@ -63,66 +63,6 @@ Run('run :: a failing node gives exit 1, the error in JSON, and the failure in t
   assert.is(plain.code, 1);
   assert.match(plain.stdout, /error node 'A' \(a\) failed: /);
   assert.match(plain.stdout, /error run failed: node 'A' \(a\) failed$/m);
-});
-
-Run('run :: usage mistakes exit 2 with one line and the usage, never a stack', async () => {
-  const h = cliHome();
-  h.workflow('Demo', chain('x', 'y'));
-  const cases = [['run', 'demo'], ['run', 'demo', '--repo', h.repo, '--timeout', 'soon'], ['run', '--repo', h.repo], ['run', 'demo', '--repo', h.repo, '--bogus']];
-  const results = await Promise.all(cases.map((args) => runWfctl(args, { env: h.env })));
-  results.forEach((r, i) => {
-    assert.is(r.code, 2, `${cases[i].join(' ')}: ${r.stderr}`);
-    assert.not.match(r.stderr, /\n\s+at /, 'no stack');
-    assert.match(r.stderr + r.stdout, /wfctl run/);
-  });
-  assert.match(results[1].stderr, /^wfctl: --timeout 'soon' is not a duration; use e\.g\. 90s, 20m or 1h30m\n/);
-  assert.is(listRuns(h.db).length, 0);
-});
-
-Run('run :: a missing workflow exits 3 naming the home it looked in', async () => {
-  const h = cliHome();
-  const r = await runWfctl(['run', 'nope', '--repo', h.repo], { env: h.env });
-  assert.is(r.code, 3);
-  assert.is(r.stderr, `wfctl: workflow 'nope' not found in ${h.home} (WFCTL_HOME); all users of one install must share the same WFCTL_HOME\n`);
-  const j = await runWfctl(['run', 'nope', '--repo', h.repo, '--json'], { env: h.env });
-  assert.is(j.code, 3);
-  assert.equal(JSON.parse(j.stdout), { run_id: null, status: 'not_started', error: `workflow 'nope' not found in ${h.home} (WFCTL_HOME); all users of one install must share the same WFCTL_HOME`, code: 'WORKFLOW_NOT_FOUND' });
-  // WFCTL_HOME relocation: the same workflow name under another home is found there.
-  const other = cliHome();
-  other.workflow('Nope', chain('x [[fake:answer=ok]]', 'y [[fake:answer=ok]]'));
-  assert.is((await runWfctl(['run', 'nope', '--repo', other.repo], { env: other.env })).code, 0);
-});
-
-Run('run :: an unapproved repository exits 4 before any agent starts', async () => {
-  const h = cliHome();
-  h.workflow('Demo', chain('x', 'y'));
-  const outside = gitRepo();
-  const r = await runWfctl(['run', 'demo', '--repo', outside], { env: h.env });
-  assert.is(r.code, 4, r.stderr);
-  assert.match(r.stderr, /^wfctl: workspace .* is not approved; approve it with `wfctl workspace approve /);
-  assert.is(r.stderr.trim().split('\n').length, 1);
-  assert.is(listRuns(h.db).length, 0);
-  assert.is(h.invocations().length, 0);
-  // Approving it makes the same command run.
-  assert.is((await runWfctl(['workspace', 'approve', outside], { env: h.env })).code, 0);
-  h.workflow('Ok', chain('x [[fake:answer=ok]]', 'y [[fake:answer=ok]]'));
-  assert.is((await runWfctl(['run', 'ok', '--repo', outside], { env: h.env })).code, 0);
-});
-
-Run('run :: no OS sandbox exits 5 with one clear line unless --no-sandbox', async () => {
-  const h = cliHome();
-  h.workflow('Demo', chain('x', 'y'));
-  // bubblewrap is found on PATH: a PATH of only the fakes' folder has none.
-  const env = { ...h.env, PATH: FAKE_BIN };
-  const r = await runWfctl(['run', 'demo', '--repo', h.repo], { env });
-  assert.is(r.code, 5, r.stderr);
-  assert.match(r.stderr, /^wfctl: no OS sandbox is available on this host .*pass --no-sandbox to run them unconfined\n$/);
-  assert.is(listRuns(h.db).length, 0);
-  // A workflow without direct-runtime agents needs no sandbox.
-  h.workflow('Gate only', { nodes: [node('g', 'approve the release', {}, 'humanApproval')], edges: [] });
-  const g = await runWfctl(['run', 'gate-only', '--repo', h.repo, '--timeout', '1s'], { env });
-  assert.is.not(g.code, 5, g.stderr);
-  assert.is(listRuns(h.db).length, 1, 'the gate-only run was created');
 });
 
 Run('run :: a built-in template runs by name on a home no server has started yet', async () => {
