@@ -5,8 +5,10 @@
  * In `wfctl serve` they sit behind the session auth like every route; `wfctl runner` serves them alone
  * (buildRunnerApp) behind a shared secret (`$WFCTL_HOME/secrets/runner`) sent as a Bearer token, for a server
  * that runs in a container and needs the CLIs run on the host. A client that disconnects cancels its agent.
+ * Given an approved workspace rather than a run's working copy, the agent works in a throw-away copy of it.
  */
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from '../../core/config.js';
@@ -17,7 +19,7 @@ import { readSecret, writeSecret } from '../../sql/secrets.js';
 import { resolveProvider } from '../../workers/agents/providers.js';
 import { runAgent } from '../../workers/agents/run.js';
 import type { AgentMessage, AgentRequest } from '../../workers/agents/types.js';
-import { resolveApprovedWorkspace } from '../../workers/workspace.js';
+import { prepareWorkingCopy, resolveApprovedWorkspace } from '../../workers/workspace.js';
 import { detectSandbox } from '../../workers/sandbox/detect.js';
 import errors from '../plugins/errors.js';
 import { bearerToken } from '../plugins/auth.js';
@@ -51,18 +53,24 @@ const body = {
   },
 } as const;
 
-/** A run's working copy, or an approved workspace: nothing else is given to an agent. */
-function checkWorkspace(db: DB, config: Config, p: string): string {
+/**
+ * A run's working copy (used as it is), or an approved workspace (the agent gets a throw-away copy of it, so the
+ * user's checkout is never touched): nothing else is given to an agent.
+ */
+async function workingDir(db: DB, config: Config, p: string): Promise<{ cwd: string; cleanup?: () => Promise<void> }> {
   const runs = path.join(config.home, 'artifacts', 'runs') + path.sep;
   const abs = path.resolve(p);
   if (abs.startsWith(runs)) {
     try {
-      return resolveApprovedWorkspace(db, { ...config, workspaceRoots: [runs] }, abs);
+      return { cwd: resolveApprovedWorkspace(db, { ...config, workspaceRoots: [runs] }, abs) };
     } catch {
       /* fall through to the ordinary check, which explains itself */
     }
   }
-  return resolveApprovedWorkspace(db, config, abs);
+  const approved = resolveApprovedWorkspace(db, config, abs);
+  const id = `runner-${randomUUID()}`;
+  const cwd = await prepareWorkingCopy(config, id, approved);
+  return { cwd, cleanup: () => rm(path.dirname(cwd), { recursive: true, force: true }) };
 }
 
 export default async function runtimeRoutes(app: FastifyInstance) {
@@ -70,7 +78,7 @@ export default async function runtimeRoutes(app: FastifyInstance) {
   for (const [route, runtime] of [['direct-cli', 'direct'], ['container-sandbox', 'container']] as const) {
     app.post<{ Body: RunBody }>(`/api/runtimes/${route}/run`, { schema: { body } }, async (req, reply) => {
       const b = req.body;
-      const cwd = checkWorkspace(db, config, b.workspace_path);
+      const { cwd, cleanup } = await workingDir(db, config, b.workspace_path);
       const ac = new AbortController();
       reply.raw.on('close', () => {
         if (!reply.raw.writableFinished) ac.abort();
@@ -81,7 +89,7 @@ export default async function runtimeRoutes(app: FastifyInstance) {
         timeoutMs: b.timeout_s ? b.timeout_s * 1000 : config.nodeTimeoutMs, image: b.image,
         // This side's providers and keys: the runner's own secrets folder holds them.
         provider: resolveProvider(db, config, b.agent, b.provider),
-      }, { signal: ac.signal, onMessage: (m) => messages.push(m) });
+      }, { signal: ac.signal, onMessage: (m) => messages.push(m) }).finally(() => cleanup?.());
       return {
         status: res.status, exit_code: res.exitCode, output: res.finalText, messages, usage: res.usage, session_id: res.sessionId ?? null,
         error: res.error ?? null, duration_ms: res.durationMs, truncated: res.truncated, command: res.command,

@@ -1,6 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { repoFingerprint } from '../workers/fingerprint.js';
 import path from 'node:path';
 import { makeApp } from './api-fixture.js';
 import { buildRunnerApp, runnerSecret } from '../../server/routes/runtimes.js';
@@ -21,6 +22,12 @@ R('runtimes :: direct-cli runs the agent in an approved workspace and answers ou
   const b = res.json();
   assert.equal([b.status, b.exit_code, b.output], ['completed', 0, '{"nodes":[]}']);
   assert.ok(b.messages.length > 0 && b.usage.outputTokens > 0);
+  // An approved workspace is worked on in a throw-away copy: a write run leaves the checkout untouched.
+  const before = repoFingerprint(repo);
+  const w = await f.req({ method: 'POST', url: '/api/runtimes/direct-cli/run', token: f.operatorToken, payload: { agent: 'claude', prompt: 'Edit [[fake:write=new.txt:x]]', workspace_path: repo, write: true } });
+  assert.is(w.json().status, 'completed', w.body);
+  assert.equal(repoFingerprint(repo), before);
+  assert.equal(readdirSync(path.join(f.config.home, 'artifacts', 'runs')), [], 'the throw-away copy is removed');
   await f.close();
 });
 
