@@ -63,11 +63,17 @@ Run('run :: no OS sandbox exits 5 with one clear line unless --no-sandbox', asyn
   assert.is(r.code, 5, r.stderr);
   assert.match(r.stderr, /^wfctl: no OS sandbox is available on this host .*pass --no-sandbox to run them unconfined\n$/);
   assert.is(listRuns(h.db).length, 0);
+  // --no-sandbox waives confinement: the run is created, unconfined (it then fails here only because this PATH
+  // has no git either).
+  const waived = await runWfctl(['run', 'demo', '--repo', h.repo, '--no-sandbox', '--json'], { env });
+  assert.is.not(waived.code, 5, waived.stderr);
+  assert.is(JSON.parse(waived.stdout).run_id, listRuns(h.db)[0].id);
+  assert.is(listRuns(h.db)[0].sandbox, 0);
   // A workflow without direct-runtime agents needs no sandbox.
   h.workflow('Gate only', { nodes: [node('g', 'approve the release', {}, 'humanApproval')], edges: [] });
   const g = await runWfctl(['run', 'gate-only', '--repo', h.repo, '--timeout', '1s'], { env });
   assert.is.not(g.code, 5, g.stderr);
-  assert.is(listRuns(h.db).length, 1, 'the gate-only run was created');
+  assert.is(listRuns(h.db).length, 2, 'the gate-only run was created');
 });
 
 
