@@ -4,9 +4,10 @@
  */
 /* Browser globals inside page.evaluate callbacks (the test tsconfig has no DOM lib). */
 declare const localStorage: { getItem(k: string): string | null; setItem(k: string, v: string): void };
+declare const document: { querySelector(s: string): unknown };
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ADMIN, apiCall, e2eAvailable, signedIn, startE2E, type E2E } from './harness.js';
+import { ADMIN, apiCall, approvedRepo, e2eAvailable, screenshot, signedIn, startE2E, type E2E } from './harness.js';
 
 const skip = e2eAvailable();
 const Ui = suite<{ e: E2E; token: string }>('e2e/nav');
@@ -43,6 +44,63 @@ Ui('workflows :: the Templates tab lists the seeded templates; Use template copi
   assert.equal(copy.body.graph.nodes.map((n: any) => n.id), template.body.graph.nodes.map((n: any) => n.id));
   await page.locator('.inspector-empty').waitFor();
   assert.is(await page.$eval('wf-builder', (el) => (el as any).cy.nodes().length), template.body.graph.nodes.length);
+});
+
+Ui('builder :: a smart supervisor plans its specialists, marked generated, and the workflow is saved at once', async ({ e, token }) => {
+  if (skip) return;
+  const { page } = e;
+  const repo = approvedRepo(e, 'planned');
+  // The fake supervisor answers with this plan (no ']]' inside, which would end the directive).
+  const plan = JSON.stringify({ subtasks: [
+    { id: 'api', label: 'API', objective: 'Build the API', depends_on: [] },
+    { id: 'ui', label: 'UI', objective: 'Build the UI', depends_on: ['api'] },
+  ] });
+  await page.goto('/workflows/new');
+  await page.getByLabel('Workflow name').fill('Planned delivery');
+  await page.locator('.palette-item[data-type=smartSupervisor]').click();
+  await page.locator('.inspector[data-node=smartSupervisor-1]').waitFor();
+  await page.getByLabel('Label').fill('Lead');
+  await page.getByLabel('Objective').fill(`Deliver the feature [[fake:answer=${plan}]]`);
+  await page.getByLabel('Planning workspace').fill(repo);
+  await page.locator('[data-action=plan]').click();
+  await page.waitForFunction(() => (document.querySelector('wf-builder') as any)?.cy?.nodes('[generated = "yes"]').length === 2, undefined, { timeout: 30_000 });
+  // Saved automatically (spec: the generated workflow is runnable at once).
+  await page.waitForURL(/\/workflows\/[^/]+\/edit$/);
+  const id = decodeURIComponent(new URL(page.url()).pathname.split('/')[2]!);
+  const saved = await apiCall(e, 'GET', `/api/workflows/${id}`, token);
+  const generated = saved.body.graph.nodes.filter((n: any) => n.data.generatedBy === 'smartSupervisor-1');
+  assert.equal(generated.map((n: any) => n.data.label).sort(), ['API', 'UI']);
+  assert.ok(saved.body.graph.edges.some((x: any) => x.source === 'smartSupervisor-1' && x.data?.generatedBy === 'smartSupervisor-1'));
+  await page.locator('.palette').waitFor();
+  await screenshot(page, 'builder-planned');
+  // The inspector marks a generated node.
+  await page.evaluate((nodeId) => {
+    (document.querySelector('wf-builder') as any).cy.$id(nodeId).emit('tap');
+  }, generated[0].id);
+  await page.locator('.badge-generated').waitFor();
+});
+
+Ui('settings :: workspaces and providers are added from the forms; the API key is write-only', async ({ e, token }) => {
+  if (skip) return;
+  const { page } = e;
+  const repo = approvedRepo(e, 'registered');
+  await page.goto('/settings/workspaces');
+  await page.getByLabel('Repository path').fill(repo);
+  await page.getByRole('button', { name: 'Add', exact: true }).click();
+  await page.locator('td.mono', { hasText: repo }).waitFor();
+  await page.goto('/settings/providers');
+  await page.getByLabel('Name').fill('Local models');
+  await page.getByLabel('Type').selectOption('openai-compatible');
+  await page.getByLabel('Base URL').fill('http://127.0.0.1:11434/v1');
+  await page.getByLabel('API key').fill('sk-very-secret-value');
+  await page.getByRole('button', { name: 'Add', exact: true }).click();
+  await page.locator('td', { hasText: 'API key set' }).waitFor();
+  assert.not.match(await page.content(), /sk-very-secret-value/);
+  const list = await apiCall(e, 'GET', '/api/model-providers', token);
+  assert.not.match(JSON.stringify(list.body), /sk-very-secret-value/);
+  await page.goto('/settings/users');
+  await page.locator('td', { hasText: ADMIN.username }).first().waitFor();
+  await screenshot(page, 'settings-users');
 });
 
 Ui('routes :: /runs and /approvals show the not-found view; deep links load the app', async ({ e }) => {

@@ -2,7 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { NODE_TYPES, type Graph, type GraphNode } from '../../core/graph.js';
 import {
-  PALETTE_GROUPS, currentPlan, defaultNodeData, fieldGroups, mergePlan, nextNodeId, nodeFieldErrors, problemsByNode, problemsFromError,
+  PALETTE_GROUPS, defaultNodeData, fieldGroups, isFullGraph, mergePlan, nextNodeId, nodeFieldErrors, problemsByNode, problemsFromError,
 } from '../../web-components/src/lib/nodes.js';
 
 const Nodes = suite('web/nodes');
@@ -73,7 +73,6 @@ Nodes('planning :: re-planning replaces only the supervisor’s generated nodes 
       { id: 'e2', source: 'sup', target: 'old', data: { generatedBy: 'sup' } },
     ],
   };
-  assert.equal(currentPlan(g, 'sup').nodes.map((n) => n.id), ['old']);
   const merged = mergePlan(g, 'sup', {
     nodes: [{ id: 'new1', type: 'specialistAgent', data: { label: 'N', objective: 'o' } }],
     edges: [{ id: 'e3', source: 'sup', target: 'new1' }, { id: 'e4', source: 'new1', target: 'ghost' }],
@@ -82,6 +81,11 @@ Nodes('planning :: re-planning replaces only the supervisor’s generated nodes 
   assert.is(merged.nodes[2]!.data.generatedBy, 'sup');
   assert.equal(merged.edges.map((e) => e.id), ['e1', 'e3']);
   assert.is(merged.edges[1]!.data?.generatedBy, 'sup');
+  // The server answers the whole merged graph: used as is. A bare subgraph still needs merging.
+  assert.ok(isFullGraph(g, 'sup', { nodes: [sup, manual, { id: 'new1' }] }));
+  assert.not.ok(isFullGraph(g, 'sup', { nodes: [{ id: 'new1' }] }));
+  assert.not.ok(isFullGraph(g, 'sup', { nodes: [sup, { id: 'new1' }] }), 'a manual node missing means a subgraph');
+  assert.not.ok(isFullGraph(g, 'sup', { nodes: 'nope' }));
 });
 
 Nodes.run();

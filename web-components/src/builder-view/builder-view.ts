@@ -10,7 +10,7 @@ import cytoscape from 'cytoscape';
 import type { Graph, GraphEdge, GraphNode, GraphProblem, NodeData, NodeType } from '../../../core/graph.js';
 import { ApiError, errorMessage } from '../lib/api.js';
 import { depthLayout, graphToElements } from '../lib/graph-map.js';
-import { currentPlan, defaultNodeData, mergePlan, nextNodeId, nodeFieldErrors, PALETTE_GROUPS, problemsByNode, problemsFromError } from '../lib/nodes.js';
+import { defaultNodeData, isFullGraph, mergePlan, nextNodeId, nodeFieldErrors, PALETTE_GROUPS, problemsByNode, problemsFromError } from '../lib/nodes.js';
 import { laneColour } from '../lib/palette.js';
 import { api, LightElement, navigate, toast } from '../state.js';
 import type { AgentInfo, Skill, Workflow, Workspace } from '../types.js';
@@ -290,11 +290,13 @@ export class WfBuilder extends LightElement {
     if (!base) return;
     this.planning = true;
     try {
-      const body: Record<string, unknown> = { ...base, objective: sup.data.objective, supervisor_node_id: sup.id };
+      // The server merges the plan into the graph it is sent (current_plan: the whole builder graph), replacing
+      // only this supervisor's generated elements; with feedback it refines instead (spec §4 Planning rule 1).
+      const body: Record<string, unknown> = { ...base, objective: sup.data.objective, supervisor_node_id: sup.id, current_plan: this.graph };
       if (sup.data.systemInstructions) body.system_instructions = sup.data.systemInstructions;
-      if (refineFeedback) Object.assign(body, { current_plan: currentPlan(this.graph, sup.id), feedback: refineFeedback });
+      if (refineFeedback) body.feedback = refineFeedback;
       const plan = await api.post<{ nodes: unknown; edges: unknown }>('/api/workflows/plan', body);
-      const merged = mergePlan(this.graph, sup.id, plan);
+      const merged = isFullGraph(this.graph, sup.id, plan) ? (plan as Graph) : mergePlan(this.graph, sup.id, plan);
       // Planned nodes without a position are laid out by depth, right of the supervisor.
       const auto = depthLayout(merged);
       const origin = sup.position ?? { x: 0, y: 0 };

@@ -142,10 +142,12 @@ export function mergePlan(graph: Graph, supervisorId: string, plan: { nodes: unk
   return { nodes: [...keepNodes, ...newNodes], edges: [...keepEdges, ...newEdges] };
 }
 
-/** The supervisor's current plan (its tagged nodes and edges), sent as current_plan when refining. */
-export function currentPlan(graph: Graph, supervisorId: string): Graph {
-  return {
-    nodes: graph.nodes.filter((n) => n.data.generatedBy === supervisorId),
-    edges: graph.edges.filter((e) => e.data?.generatedBy === supervisorId),
-  };
+/**
+ * Whether a planning answer is the whole merged workflow (what the server returns: every node kept by hand is in
+ * it) rather than only the generated subgraph, which then still has to be merged with mergePlan().
+ */
+export function isFullGraph(graph: Graph, supervisorId: string, answer: { nodes: unknown }): boolean {
+  if (!Array.isArray(answer.nodes)) return false;
+  const ids = new Set((answer.nodes as Array<{ id?: unknown }>).map((n) => n?.id));
+  return ids.has(supervisorId) && graph.nodes.every((n) => n.data.generatedBy === supervisorId || ids.has(n.id));
 }
