@@ -87,6 +87,12 @@ async function main(): Promise<void> {
     ];
     process.stdout.write(`api load test: ${SECONDS} s per endpoint, ${CONNECTIONS} connections, Node ${process.version}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}\n`);
     process.stdout.write(`${'endpoint'.padEnd(36)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'CPU µs/req'.padStart(11)} ${'non-2xx'.padStart(8)} ${'errors'.padStart(7)}\n`);
+    if (process.env.BENCH_DEBUG) {
+      const c0 = process.cpuUsage();
+      await new Promise((r) => setTimeout(r, 5000));
+      const c = process.cpuUsage(c0);
+      process.stdout.write(`idle server: ${((c.user + c.system) / 5000).toFixed(0)} µs CPU per ms of wall time\n`);
+    }
     for (const [name, p] of endpoints) {
       const cpu0 = process.cpuUsage();
       const r = await load({ url: base + p, connections: CONNECTIONS, duration: SECONDS, headers: { authorization: `Bearer ${token}` } });
