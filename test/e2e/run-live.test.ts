@@ -67,6 +67,37 @@ Run('approval :: an expired gate says so and offers no action', async (ctx) => {
   assert.is(run.approvals[0].status, 'expired');
 });
 
+Run('memory :: a write run shows its delivery, and the run memory masks sensitive values', async (ctx) => {
+  if (skip) return;
+  const { page } = ctx.e;
+  const graph = {
+    nodes: [
+      agentNode('a', 'Change the readme [[fake:write=NOTES.md:hello from the agent]] [[fake:answer=changed]]'),
+      { id: 'mem', type: 'memoryWrite', position: { x: 230, y: 0 }, data: { label: 'Remember', objective: 'Keep the deploy token', key: 'deploy_token', value: 'hunter2-secret-value', sensitivity: 'sensitive', memoryScope: 'workflow' } },
+    ],
+    edges: [{ id: 'e1', source: 'a', target: 'mem' }],
+  };
+  const wf = await apiCall(ctx.e, 'POST', '/api/workflows', ctx.token, { name: 'Remembering', graph });
+  assert.is(wf.status, 201, JSON.stringify(wf.body));
+  const r = await apiCall(ctx.e, 'POST', '/api/workflow-runs', ctx.token, { workflow_id: wf.body.id, workspace_path: ctx.repo, write: true });
+  assert.is(r.status, 201, JSON.stringify(r.body));
+  const runId = r.body.run_id;
+  await page.goto(`/workflow-runs/${runId}`);
+  await page.locator('.run-page[data-status=completed]').waitFor({ timeout: 60_000 });
+  const run = await runStatus(ctx, runId);
+  assert.is(run.write, true);
+  // No remote here: the branch is left in a bundle, and the page says where (a pull request link otherwise).
+  assert.ok(run.pull_request_url || run.bundle_path, 'a write run is delivered');
+  if (run.pull_request_url) assert.is(await page.locator('[data-action=pull-request]').getAttribute('href'), run.pull_request_url);
+  else if (run.bundle_path) await page.locator('.run-actions', { hasText: 'Bundle' }).waitFor();
+  assert.match((await page.locator('.run-meta').textContent())!, /write/);
+  await page.locator('[data-action=memory]').click();
+  const card = page.locator('.memory-card');
+  await card.locator('td', { hasText: 'deploy_token' }).waitFor();
+  assert.match((await card.textContent())!, /••••••/);
+  assert.not.match(await page.content(), /hunter2-secret-value/);
+});
+
 Run('cancel :: the Cancel button stops an active run', async (ctx) => {
   if (skip) return;
   const { page } = ctx.e;
