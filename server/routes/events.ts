@@ -7,7 +7,7 @@
  * `{"type":"unsubscribe","run_id":…}`; the server answers `{"ack":"subscribe","run_id":…}` and then pushes
  * the same messages as SSE's data lines for the subscribed runs.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import websocket from '@fastify/websocket';
 import { WfError } from '../../core/errors.js';
 import { lastEventId } from '../../sql/events.js';
@@ -49,7 +49,12 @@ export default async function eventRoutes(app: FastifyInstance) {
   });
 
   await app.register(websocket);
-  app.get('/api/ws', { websocket: true, schema: { querystring: streamQuery } }, (socket) => {
+  // A refused upgrade (401) must not leave its socket open: the HTTP server does not own an upgrade socket, so
+  // nothing else would end it, and shutdown would wait on it for ever.
+  const endRefused = async (req: FastifyRequest, reply: FastifyReply) => {
+    if (reply.statusCode >= 400) req.raw.socket?.end();
+  };
+  app.get('/api/ws', { websocket: true, schema: { querystring: streamQuery }, onResponse: endRefused }, (socket) => {
     sockets.add(socket);
     const subs = new Set<string>();
     const pump = new EventPump(db, lastEventId(db), (e) => subs.has('*') || (e.run_id !== null && subs.has(e.run_id)), (e) => {

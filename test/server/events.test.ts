@@ -102,8 +102,11 @@ Stream('websocket :: /api/ws pushes the subscribed run\'s events; needs a token'
   const f = await runApi();
   try {
     const base = (await listening(f)).replace('http', 'ws');
-    // Refused before any upgrade: the global auth hook answers 401 (checked over inject, without a socket).
-    assert.is((await f.req({ url: '/api/ws' })).statusCode, 401);
+    // A refused upgrade answers 401 and its socket is ended (otherwise the app's close below would never finish).
+    const refused = new WebSocket(`${base}/api/ws`);
+    refused.on('error', () => undefined);
+    const code = await new Promise<number>((resolve) => refused.on('unexpected-response', (_req, res) => resolve(res.statusCode!)));
+    assert.is(code, 401);
     await f.workflow('Pushed', { nodes: [node('a', 'a [[fake:sleep=0.3]]')], edges: [] });
     const ws = new WebSocket(`${base}/api/ws`, { headers: { authorization: `Bearer ${f.operatorToken}` } });
     const msgs: any[] = [];
