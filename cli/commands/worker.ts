@@ -26,8 +26,13 @@ export class WorkerCommand extends WfCommand {
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
     });
+    // Graceful shutdown (issue 9): say what the wait is for, since it can last the whole grace period.
+    const active = engine.scheduler.status().active_jobs;
+    const grace = config.shutdownGraceMs < 10_000 ? `${config.shutdownGraceMs} ms` : `${Math.round(config.shutdownGraceMs / 1000)} s`;
+    this.context.stdout.write(`wfctl worker stopping: no new work is leased${active ? `; ${active} job${active === 1 ? '' : 's'} in flight: up to ${grace} to finish, then handed back to the queue` : ''}\n`);
     await engine.stop();
     db.close();
+    this.context.stdout.write('wfctl worker stopped\n');
     return 0;
   }
 }

@@ -7,11 +7,17 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { getRun } from '../../sql/runs.js';
+import { stmt } from '../../sql/stmt.js';
 import { pidAlive, waitFor } from '../helpers.js';
-import { edge, engineFixture, node, parallelFan, startRun, waitStatus } from '../queue/fixture.js';
+import { edge, engineFixture, node, parallelFan, startRun, waitStatus, type EngineFixture } from '../queue/fixture.js';
 import { invocationsOf, jobsOf, kill, runningAgentPid, stepsOf, wfctl, type Proc } from './fixture.js';
 
 const LONG_LEASE = { WFCTL_LEASE_MS: '60000' };
+
+/** Removes the sleep directives from the run's graph snapshot, so a node's re-run answers at once. */
+function unsleep(f: EngineFixture, runId: string): void {
+  stmt(f.db, "UPDATE workflow_runs SET graph = replace(replace(graph, '[[fake:sleep=6]]', ''), '[[fake:sleep=3]]', '') WHERE id = ?").run(runId);
+}
 
 const Shutdown = suite('faults/shutdown');
 const procs: Proc[] = [];
@@ -55,6 +61,8 @@ Shutdown('worker :: SIGTERM with a grace shorter than a pooled node: agent group
   await waitFor(() => stepsOf(f, id, 'p2')[0]?.status === 'completed', 15_000, 20, 'p2 to complete');
   w1.child.kill('SIGTERM');
   assert.equal(await w1.exited, { code: 0, signal: null }, w1.out());
+  assert.match(w1.out(), /wfctl worker stopping: no new work is leased; 1 job in flight: up to 200 ms to finish, then handed back to the queue/);
+  assert.match(w1.out(), /wfctl worker stopped\n/);
   assert.not.ok(pidAlive(agentPid), 'the agent was killed');
   // The level job is back in the queue: pending, no lease, the interrupted attempt not counted.
   const level = jobsOf(f, id).filter((j) => j.kind === 'run.level').pop()!;
@@ -69,6 +77,8 @@ Shutdown('worker :: SIGTERM with a grace shorter than a pooled node: agent group
   const grandchild = (killed[0] as unknown as { child_pid?: number }).child_pid;
   assert.ok(grandchild && !pidAlive(grandchild), 'the grandchild went with the group');
 
+  // The re-run need not sleep again (the test is about who runs it, not how long): drop the directive.
+  unsleep(f, id);
   const w2 = wfctl(f, ['worker'], LONG_LEASE);
   procs.push(w2);
   assert.is((await waitStatus(f.db, id, ['completed', 'failed'], 20_000)).status, 'completed');
@@ -92,6 +102,7 @@ Shutdown('serve :: SIGTERM of `wfctl serve` with its embedded scheduler also rel
   const level = jobsOf(f, id).find((j) => j.kind === 'run.level')!;
   assert.equal([level.status, level.lease_owner, level.attempts], ['pending', null, 0]);
 
+  unsleep(f, id);
   const w = wfctl(f, ['worker'], LONG_LEASE);
   procs.push(w);
   assert.is((await waitStatus(f.db, id, ['completed', 'failed'], 20_000)).status, 'completed');
