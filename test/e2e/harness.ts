@@ -46,6 +46,8 @@ export async function startE2E(env: Record<string, string> = {}): Promise<E2E> {
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, baseURL: server.url });
+  // Generous: the machine is shared and slow at times; a real failure still fails, only later.
+  context.setDefaultTimeout(45_000);
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(String(e)));

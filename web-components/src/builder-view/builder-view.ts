@@ -39,6 +39,8 @@ export class WfBuilder extends LightElement {
   @state() private loaded = false;
   cy: cytoscape.Core | undefined;
   private shape = '';
+  /** Id given by the first save of a new workflow (the route changes to it without a reload). */
+  private savedId = '';
 
   override connectedCallback(): void {
     super.connectedCallback();
@@ -77,6 +79,24 @@ export class WfBuilder extends LightElement {
     }
     this.loaded = true;
     await side;
+  }
+
+  override willUpdate(changed: Map<PropertyKey, unknown>): void {
+    // The same element serves /workflows/new and /workflows/{id}/edit: a different id (other than the one a
+    // first save just assigned) starts over.
+    if (changed.has('workflowId') && changed.get('workflowId') !== undefined && this.loaded && this.workflowId !== this.savedId) {
+      this.loaded = false;
+      this.loadError = '';
+      this.graph = { nodes: [], edges: [] };
+      this.name = '';
+      this.description = '';
+      this.problems = [];
+      this.selectedNode = undefined;
+      this.selectedEdge = undefined;
+      this.dirty = false;
+      this.shape = '';
+      void this.load();
+    }
   }
 
   override updated(): void {
@@ -247,6 +267,7 @@ export class WfBuilder extends LightElement {
         await api.put(`/api/workflows/${encodeURIComponent(this.workflowId)}`, body);
       } else {
         const wf = await api.post<Workflow>('/api/workflows', body);
+        this.savedId = wf.id;
         this.workflowId = wf.id;
         navigate(`/workflows/${encodeURIComponent(wf.id)}/edit`, true);
       }
@@ -406,7 +427,13 @@ export class WfBuilder extends LightElement {
               : edge
                 ? html`<div class="inspector"><h2>Edge</h2><p>${edge.source} → ${edge.target}${edge.sourceHandle ? ` (${edge.sourceHandle})` : ''}</p>
                     <button class="btn btn-sm btn-danger-ghost" data-action="delete-edge" @click=${() => this.removeEdge(edge.id)}>Delete edge</button></div>`
-                : html`<div class="inspector inspector-empty"><h2>Inspector</h2><p class="muted">Select a node to edit its fields. ${this.graph.nodes.length} node(s), ${this.graph.edges.length} edge(s).</p></div>`}
+                : html`<div class="inspector inspector-empty"><h2>Inspector</h2><p class="muted">Select a node to edit its fields. ${this.graph.nodes.length} node(s), ${this.graph.edges.length} edge(s).</p>
+                    ${this.graph.nodes.length
+                      ? html`<ul class="node-picker" aria-label="Nodes">${this.graph.nodes.map(
+                          (n) => html`<li><button class="link-btn" @click=${() => ((this.selectedNode = n.id), (this.selectedEdge = undefined))}>${n.data.label || n.id}</button>
+                            ${byNode.get(n.id)?.length || Object.keys(nodeFieldErrors(n)).length ? html`<span class="field-error">needs attention</span>` : nothing}</li>`,
+                        )}</ul>`
+                      : nothing}</div>`}
           </aside>
         </div>
       </div>
