@@ -14,7 +14,7 @@ import { getAdapter } from './adapters.js';
 import { runAgentRemote } from './remote.js';
 import type { AgentMessage, AgentRequest, AgentResult, RunAgentHooks } from './types.js';
 
-/** Message content kept per run; beyond it messages are dropped and one note says so (memory stays bounded). */
+/** Message content kept per run (counted in characters); beyond it messages are dropped and one note says so. */
 export const OUTPUT_CAP_BYTES = 4 * 1024 * 1024;
 /** One stdout line longer than this is dropped (a runaway line cannot grow the buffer without end). */
 export const MAX_LINE_BYTES = 8 * 1024 * 1024;
@@ -65,21 +65,20 @@ export async function runAgent(req: AgentRequest, hooks: RunAgentHooks = {}): Pr
   const parser = adapter.parser();
   let seq = 0;
   let keptBytes = 0;
+  let capped = false;
   let truncated = false;
 
   const deliver = (msgs: Array<Omit<AgentMessage, 'seq' | 'at'>>) => {
     for (const m of msgs) {
+      if (capped) continue;
       let content = m.content;
-      if (Buffer.byteLength(content) > MAX_MESSAGE_BYTES) {
+      if (content.length > MAX_MESSAGE_BYTES) {
         content = content.slice(0, MAX_MESSAGE_BYTES) + '\n… [message cut]';
         truncated = true;
       }
       if (keptBytes + content.length > OUTPUT_CAP_BYTES) {
-        if (!truncated || keptBytes <= OUTPUT_CAP_BYTES) {
-          keptBytes = OUTPUT_CAP_BYTES + 1;
-          truncated = true;
-          hooks.onMessage?.({ seq: ++seq, kind: 'system', content: `output truncated: more than ${OUTPUT_CAP_BYTES / 1024 / 1024} MB of messages; the rest was dropped`, at: nowIso() });
-        }
+        capped = truncated = true;
+        hooks.onMessage?.({ seq: ++seq, kind: 'system', content: `output truncated: more than ${OUTPUT_CAP_BYTES / 1024 / 1024} MB of messages; the rest was dropped`, at: nowIso() });
         continue;
       }
       keptBytes += content.length;
