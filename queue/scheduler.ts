@@ -180,16 +180,19 @@ export class Scheduler {
 
   private async handle(job: Job): Promise<void> {
     const renewEvery = Math.max(100, Math.floor(this.config.leaseMs / 3));
+    const held = { lost: false };
     const renewer = setInterval(() => {
       try {
-        renew(this.db, job, this.config.leaseMs);
+        // A lost lease (this process stalled past expiry and another scheduler took the job) means the level is
+        // being redone elsewhere: this one must not advance the run.
+        if (!renew(this.db, job, this.config.leaseMs)) held.lost = true;
       } catch {
         /* busy; the lease is long enough for another try */
       }
     }, renewEvery);
     try {
       if (job.kind === 'run.start') await this.startRun(job);
-      else if (job.kind === 'run.level') await this.runLevel(job, Number((job.payload as unknown as LevelPayload).level ?? 0));
+      else if (job.kind === 'run.level') await this.runLevel(job, Number((job.payload as unknown as LevelPayload).level ?? 0), held);
       complete(this.db, job);
     } catch (e) {
       if (e instanceof JobInterrupted) {
@@ -234,7 +237,7 @@ export class Scheduler {
   }
 
   /** run.level: skip finished nodes, run the rest (inline or pooled), join context, then next level or finish. */
-  private async runLevel(job: Job, index: number): Promise<void> {
+  private async runLevel(job: Job, index: number, held: { lost: boolean } = { lost: false }): Promise<void> {
     const run = job.runId ? getRun(this.db, job.runId) : undefined;
     // Cancellation (and any other end) is checked between levels.
     if (!run || run.status !== 'running') return;
@@ -271,7 +274,7 @@ export class Scheduler {
     if (this.interrupting && [...outcomes.values()].some((o) => o.status === 'cancelled')) throw new JobInterrupted();
 
     const now = getRun(this.db, run.id);
-    if (!now || now.status !== 'running') return;
+    if (!now || now.status !== 'running' || held.lost) return;
     const failed = level.nodeIds.map((id) => outcomes.get(id)).find((o) => o?.status === 'failed');
     if (failed) {
       failRunForNode(this.db, run.id, failed.nodeId, labelOf(graph, failed.nodeId), failed.error ?? 'unknown error');

@@ -211,6 +211,24 @@ Failure('resume :: a failed run re-runs only the failed node; completed siblings
   }
 });
 
+Failure('lease lost :: a scheduler whose lease was taken over does not advance the run', async () => {
+  const f = engineFixture({ leaseMs: 600 });
+  const s = scheduler(f);
+  try {
+    const id = startRun(f, { nodes: [node('slow', 'slow [[fake:sleep=1.5]]'), node('next')], edges: [edge('slow', 'next')] });
+    await waitFor(() => f.db.prepare("SELECT pid FROM agent_runs WHERE run_id = ? AND pid IS NOT NULL").pluck().get(id), 10_000);
+    // Another scheduler took the level job over (as after a stall past the lease's expiry).
+    f.db.prepare("UPDATE jobs SET lease_owner = 'thief', lease_expires_at = '2999-01-01T00:00:00.000Z' WHERE run_id = ? AND kind = 'run.level' AND status = 'leased'").run(id);
+    await waitFor(() => latestSteps(f.db, id).get('slow')?.status === 'completed', 10_000);
+    await waitFor(() => s.status().active_jobs === 0, 10_000);
+    const levelJobs = f.db.prepare("SELECT payload FROM jobs WHERE run_id = ? AND kind = 'run.level'").pluck().all(id);
+    assert.equal(levelJobs, ['{"level":0}'], 'no next level enqueued by the loser');
+    assert.is(getRun(f.db, id)!.status, 'running');
+  } finally {
+    await s.stop(0);
+  }
+});
+
 const Cancel = suite('queue/scheduler cancel');
 
 Cancel('cancel :: a sleeping agent is killed by the progress poller and its process is gone', async () => {
