@@ -88,6 +88,27 @@ Concurrency('limit 3 :: parallel delegation runs at most 3 at once, on the Pisci
   }
 });
 
+Concurrency('inline :: a level of one node, or with limit 1, runs in the scheduler; only parallel levels use the pool', async () => {
+  const f = engineFixture();
+  const pool = createNodePool(f.config);
+  const pooled: string[] = [];
+  const spy = { size: pool.size, close: () => pool.close(), run: (t: { nodeId: string; runId: string; level: number }) => (pooled.push(t.nodeId), pool.run(t)) };
+  const s = scheduler(f, { pool: spy });
+  try {
+    const g = parallelFan([['l', 'left'], ['r', 'right']]);
+    g.nodes.push(node('end', 'end'));
+    g.edges.push(edge('l', 'end'), edge('r', 'end'));
+    assert.is((await waitStatus(f.db, startRun(f, g), ['completed', 'failed'])).status, 'completed');
+    assert.equal(pooled.sort(), ['l', 'r'], 'the supervisor and the join ran inline');
+    pooled.length = 0;
+    assert.is((await waitStatus(f.db, startRun(f, parallelFan([['a', 'a'], ['b', 'b']], 'sequential_delegation')), ['completed', 'failed'])).status, 'completed');
+    assert.equal(pooled, [], 'limit 1 runs inline');
+  } finally {
+    await s.stop();
+    await pool.close();
+  }
+});
+
 Concurrency('context :: summaries join after the level in fixed node order, not finish order', async () => {
   const f = engineFixture();
   const s = scheduler(f);
