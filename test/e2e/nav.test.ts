@@ -80,6 +80,24 @@ Ui('builder :: a smart supervisor plans its specialists, marked generated, and t
   await page.locator('.badge-generated').waitFor();
 });
 
+Ui('builder :: Tune rewrites a node’s label, role, objective and instructions from the agent’s answer', async ({ e }) => {
+  if (skip) return;
+  const { page } = e;
+  const repo = approvedRepo(e, 'tuned');
+  await page.goto('/workflows/new');
+  await page.locator('.palette-item[data-type=specialistAgent]').click();
+  await page.getByLabel('Label').fill('Draft');
+  await page.getByLabel('Objective').fill('Do something');
+  await page.getByLabel('Planning workspace').fill(repo);
+  const answer = JSON.stringify({ label: 'Tuned label', role: 'Reviewer', objective: 'Review the change and list risks', systemInstructions: 'Be brief' });
+  await page.getByLabel('Instruction', { exact: true }).fill(`make it precise [[fake:answer=${answer}]]`);
+  await page.locator('[data-action=tune]').click();
+  await page.waitForFunction(() => (document.querySelector('#insp-label') as any)?.value === 'Tuned label');
+  assert.is(await page.locator('#insp-objective').inputValue(), 'Review the change and list risks');
+  assert.is(await page.locator('#insp-role').inputValue(), 'Reviewer');
+  assert.is(await page.locator('#insp-systemInstructions').inputValue(), 'Be brief');
+});
+
 Ui('settings :: workspaces and providers are added from the forms; the API key is write-only', async ({ e, token }) => {
   if (skip) return;
   const { page } = e;
@@ -101,6 +119,25 @@ Ui('settings :: workspaces and providers are added from the forms; the API key i
   await page.goto('/settings/users');
   await page.locator('td', { hasText: ADMIN.username }).first().waitFor();
   await screenshot(page, 'settings-users');
+});
+
+Ui('settings :: an operator sees that user management is for administrators', async ({ e, token }) => {
+  if (skip) return;
+  const { page } = e;
+  const op = { username: 'oscar', password: 'operator password 1' };
+  assert.is((await apiCall(e, 'POST', '/api/users', token, { ...op, role: 'operator' })).status, 201);
+  const login = await apiCall(e, 'POST', '/api/auth/login', undefined, op);
+  await page.evaluate(({ t, u }) => {
+    localStorage.setItem('wfctl.token', t);
+    localStorage.setItem('wfctl.user', JSON.stringify(u));
+  }, { t: login.body.token, u: login.body.user });
+  await page.goto('/settings/users');
+  await page.getByText('User management is for administrators only.').waitFor();
+  assert.is(await page.locator('form.settings-form').count(), 0);
+  // Back to the admin for the remaining cases.
+  await page.evaluate((t) => localStorage.setItem('wfctl.token', t), token);
+  const me = await apiCall(e, 'GET', '/api/auth/me', token);
+  await page.evaluate((u) => localStorage.setItem('wfctl.user', JSON.stringify(u)), me.body.user ?? me.body);
 });
 
 Ui('routes :: /runs and /approvals show the not-found view; deep links load the app', async ({ e }) => {
