@@ -9,15 +9,14 @@ import { customElement, property, state } from 'lit/decorators.js';
 import cytoscape from 'cytoscape';
 import type { Graph, GraphEdge, GraphNode, GraphProblem, NodeData, NodeType } from '../../../core/graph.js';
 import { ApiError, errorMessage } from '../lib/api.js';
-import { depthLayout, graphToElements } from '../lib/graph-map.js';
-import { defaultNodeData, isFullGraph, mergePlan, nextNodeId, nodeFieldErrors, PALETTE_GROUPS, problemsByNode, problemsFromError } from '../lib/nodes.js';
-import { laneColour } from '../lib/palette.js';
+import { graphToElements } from '../lib/graph-map.js';
+import { defaultNodeData, nextNodeId, nodeFieldErrors, PALETTE_GROUPS, problemsByNode, problemsFromError } from '../lib/nodes.js';
 import { api, LightElement, navigate, toast } from '../state.js';
 import type { AgentInfo, Skill, Workflow, Workspace } from '../types.js';
 import { CY_STYLE, nodeDisplay } from '../graph-view/cy-style.js';
 import '../node-inspector/node-inspector.js';
-
-const DRAG_TYPE = 'application/x-wfctl-node';
+import { NODE_DRAG_TYPE } from '../node-palette/node-palette.js';
+import { planSupervisor, tuneNode } from './planning.js';
 
 @customElement('wf-builder')
 export class WfBuilder extends LightElement {
@@ -249,7 +248,7 @@ export class WfBuilder extends LightElement {
 
   private onDrop(e: DragEvent): void {
     e.preventDefault();
-    const type = e.dataTransfer?.getData(DRAG_TYPE) || e.dataTransfer?.getData('text/plain');
+    const type = e.dataTransfer?.getData(NODE_DRAG_TYPE) || e.dataTransfer?.getData('text/plain');
     if (!type || !PALETTE_GROUPS.some((g) => g.items.some((i) => i.type === type))) return;
     this.addNode(type as NodeType, this.modelPoint(e.clientX, e.clientY));
   }
@@ -292,12 +291,10 @@ export class WfBuilder extends LightElement {
     }
   }
 
-  private planBody(node: GraphNode): Record<string, unknown> | undefined {
-    if (!this.planWorkspace.trim()) {
-      toast('Choose a workspace for planning first (toolbar).', 'error');
-      return undefined;
-    }
-    return { runtime: node.data.runtime ?? 'direct', agent: node.data.sandboxAgent ?? 'claude', workspace_path: this.planWorkspace.trim() };
+  private planWorkspaceOrWarn(): string | undefined {
+    const ws = this.planWorkspace.trim();
+    if (!ws) toast('Choose a workspace for planning first (toolbar).', 'error');
+    return ws || undefined;
   }
 
   private async plan(refineFeedback?: string): Promise<void> {
@@ -307,22 +304,11 @@ export class WfBuilder extends LightElement {
       toast('The supervisor needs an objective to plan from.', 'error');
       return;
     }
-    const base = this.planBody(sup);
-    if (!base) return;
+    const ws = this.planWorkspaceOrWarn();
+    if (!ws) return;
     this.planning = true;
     try {
-      // The server merges the plan into the graph it is sent (current_plan: the whole builder graph), replacing
-      // only this supervisor's generated elements; with feedback it refines instead (spec §4 Planning rule 1).
-      const body: Record<string, unknown> = { ...base, objective: sup.data.objective, supervisor_node_id: sup.id, current_plan: this.graph };
-      if (sup.data.systemInstructions) body.system_instructions = sup.data.systemInstructions;
-      if (refineFeedback) body.feedback = refineFeedback;
-      const plan = await api.post<{ nodes: unknown; edges: unknown }>('/api/workflows/plan', body);
-      const merged = isFullGraph(this.graph, sup.id, plan) ? (plan as Graph) : mergePlan(this.graph, sup.id, plan);
-      // Planned nodes without a position are laid out by depth, right of the supervisor.
-      const auto = depthLayout(merged);
-      const origin = sup.position ?? { x: 0, y: 0 };
-      const supAuto = auto.get(sup.id) ?? { x: 0, y: 0 };
-      merged.nodes = merged.nodes.map((n) => (n.position ? n : { ...n, position: { x: origin.x + (auto.get(n.id)!.x - supAuto.x), y: origin.y + auto.get(n.id)!.y } }));
+      const merged = await planSupervisor(this.graph, sup, ws, refineFeedback);
       this.graph = merged;
       this.dirty = true;
       toast(`Planned ${merged.nodes.filter((n) => n.data.generatedBy === sup.id).length} node(s)`);
@@ -338,41 +324,17 @@ export class WfBuilder extends LightElement {
   private async tune(instruction: string): Promise<void> {
     const node = this.graph.nodes.find((n) => n.id === this.selectedNode);
     if (!node) return;
-    const base = this.planBody(node);
-    if (!base) return;
+    const ws = this.planWorkspaceOrWarn();
+    if (!ws) return;
     this.planning = true;
     try {
-      const r = await api.post<Partial<Pick<NodeData, 'label' | 'role' | 'objective' | 'systemInstructions'>>>('/api/workflows/plan/tune-node', { ...base, node_data: node.data, instruction });
-      const patch: Partial<NodeData> = {};
-      for (const k of ['label', 'role', 'objective', 'systemInstructions'] as const) if (typeof r[k] === 'string') patch[k] = r[k];
-      this.patchNode(node.id, patch);
+      this.patchNode(node.id, await tuneNode(node, ws, instruction));
       toast('Node tuned');
     } catch (e) {
       toast(`Tune failed: ${errorMessage(e)}`, 'error');
     } finally {
       this.planning = false;
     }
-  }
-
-  private renderPalette(): unknown {
-    return html`<aside class="palette" aria-label="Node palette">
-      <h2>Palette</h2>
-      <p class="hint">Drag onto the canvas, or press Enter.</p>
-      ${PALETTE_GROUPS.map(
-        (g) => html`<section class="palette-group" aria-label=${g.name}>
-          <h3>${g.name}</h3>
-          ${g.items.map(
-            (i) => html`<button class="palette-item" draggable="true" data-type=${i.type} title=${i.description}
-              @dragstart=${(e: DragEvent) => {
-                e.dataTransfer?.setData(DRAG_TYPE, i.type);
-                e.dataTransfer?.setData('text/plain', i.type);
-                if (e.dataTransfer) e.dataTransfer.effectAllowed = 'copy';
-              }}
-              @click=${() => this.addNode(i.type)}><span class="palette-swatch" style="background:${laneColour(PALETTE_GROUPS.indexOf(g) * 2)}"></span>${i.label}</button>`,
-          )}
-        </section>`,
-      )}
-    </aside>`;
   }
 
   override render(): unknown {
@@ -408,7 +370,7 @@ export class WfBuilder extends LightElement {
               <ul>${this.problems.map((p) => html`<li>${p.node_id ? html`<button class="link-btn" @click=${() => ((this.selectedNode = p.node_id), (this.selectedEdge = undefined))}>${p.node_id}</button>: ` : nothing}${p.message}</li>`)}</ul></div>`
           : nothing}
         <div class="builder-body">
-          ${this.renderPalette()}
+          <wf-node-palette @node-add=${(e: CustomEvent<NodeType>) => this.addNode(e.detail)}></wf-node-palette>
           <section class="canvas-wrap" aria-label="Canvas">
             <div class="canvas" tabindex="0" aria-label="Workflow canvas: Delete removes the selection, Shift-click a node to connect the selected node to it"
               @dragover=${(e: DragEvent) => (e.preventDefault(), e.dataTransfer && (e.dataTransfer.dropEffect = 'copy'))}

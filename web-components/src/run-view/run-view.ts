@@ -8,7 +8,7 @@ import { html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import type { Graph } from '../../../core/graph.js';
 import { errorMessage } from '../lib/api.js';
-import { elapsed, formatTime, isActive, maskValue } from '../lib/format.js';
+import { elapsed, formatTime, isActive } from '../lib/format.js';
 import { latestStepStatus, safeDepths } from '../lib/graph-map.js';
 import { laneColour, statusStyle } from '../lib/palette.js';
 import { DRAWER, LOG_PANEL, STEP_LIST, clampSize, dragSize, keySize, type Bounds } from '../lib/resize.js';
@@ -20,19 +20,10 @@ import { statusBadge } from '../workflows-view/workflows-view.js';
 import { RunStream } from './run-stream.js';
 import '../graph-view/graph-view.js';
 import '../approval-panel/approval-panel.js';
+import '../run-memory/run-memory.js';
 
 /** The spec's refresh interval while a run is active. */
 export const REFRESH_MS = 2000;
-
-interface MemoryEntry {
-  id: string;
-  node_id: string;
-  key: string;
-  value: string;
-  scope: string;
-  sensitivity: string;
-  created_at?: string;
-}
 
 @customElement('wf-run-view')
 export class WfRunView extends LightElement {
@@ -47,7 +38,6 @@ export class WfRunView extends LightElement {
   @state() private logHeight = LOG_PANEL.initial;
   @state() private logHidden = false;
   @state() private messages = new Map<string, AgentMessage[]>();
-  @state() private memory: MemoryEntry[] | undefined;
   @state() private showMemory = false;
   /** Number of completed re-reads (exposed as data-refreshes for tests and debugging). */
   @state() private refreshes = 0;
@@ -160,31 +150,6 @@ export class WfRunView extends LightElement {
     await this.refresh();
   }
 
-  private async toggleMemory(): Promise<void> {
-    this.showMemory = !this.showMemory;
-    if (this.showMemory) await this.loadMemory();
-  }
-
-  private async loadMemory(): Promise<void> {
-    try {
-      const m = await api.get<MemoryEntry[] | { entries: MemoryEntry[] }>(`/api/workflow-runs/${encodeURIComponent(this.runId)}/memory`);
-      this.memory = Array.isArray(m) ? m : (m?.entries ?? []);
-    } catch (e) {
-      toast(`Memory: ${errorMessage(e)}`, 'error');
-      this.memory = [];
-    }
-  }
-
-  private async clearMemory(): Promise<void> {
-    if (!window.confirm('Clear all memory entries of this run?')) return;
-    try {
-      await api.del(`/api/workflow-runs/${encodeURIComponent(this.runId)}/memory`);
-      await this.loadMemory();
-    } catch (e) {
-      toast(`Memory: ${errorMessage(e)}`, 'error');
-    }
-  }
-
   /** Pointer drag on a resize handle; `set` receives the clamped size. */
   private startDrag(e: PointerEvent, axis: 'x' | 'y', start: number, b: Bounds, set: (v: number) => void): void {
     e.preventDefault();
@@ -292,20 +257,6 @@ export class WfRunView extends LightElement {
     `;
   }
 
-  private renderMemory(): unknown {
-    if (!this.showMemory) return nothing;
-    return html`<section class="card memory-card" aria-label="Run memory">
-      <div class="panel-head"><h2>Memory</h2><button class="btn btn-sm btn-danger-ghost" @click=${this.clearMemory} ?disabled=${!this.memory?.length}>Clear memory</button></div>
-      ${!this.memory
-        ? html`<p class="muted">Loading…</p>`
-        : this.memory.length === 0
-          ? html`<p class="muted">No memory entries.</p>`
-          : html`<table class="table"><thead><tr><th>Key</th><th>Value</th><th>Scope</th><th>Node</th></tr></thead><tbody>
-              ${this.memory.map((m) => html`<tr><td class="mono">${m.key}</td><td class="mono ${m.sensitivity === 'sensitive' ? 'masked' : ''}">${maskValue(m.value, m.sensitivity)}${m.sensitivity === 'sensitive' ? html` <span class="badge">sensitive</span>` : nothing}</td><td>${m.scope}</td><td class="mono">${m.node_id}</td></tr>`)}
-            </tbody></table>`}
-    </section>`;
-  }
-
   override render(): unknown {
     if (this.error && !this.run) return html`<section class="card empty"><h1>Run not available</h1><p class="form-error" role="alert">${this.error}</p><a href="/">Back to Workflows</a></section>`;
     const run = this.run;
@@ -333,14 +284,14 @@ export class WfRunView extends LightElement {
           <div class="run-actions">
             ${run.pull_request_url ? html`<a class="btn btn-sm" href=${run.pull_request_url} target="_blank" rel="external noopener" data-action="pull-request">Pull request ↗</a>` : nothing}
             ${!run.pull_request_url && run.write && run.bundle_path ? html`<span class="muted small" title=${run.bundle_path}>Bundle: <span class="mono">${run.bundle_path}</span></span>` : nothing}
-            <button class="btn btn-sm" data-action="memory" aria-pressed=${this.showMemory} @click=${this.toggleMemory}>Memory</button>
+            <button class="btn btn-sm" data-action="memory" aria-pressed=${this.showMemory} @click=${() => (this.showMemory = !this.showMemory)}>Memory</button>
             ${run.status === 'failed' ? html`<button class="btn btn-sm" data-action="resume" @click=${() => this.action('resume')}>Resume</button>` : nothing}
             ${active ? html`<button class="btn btn-sm btn-danger" data-action="cancel" @click=${() => this.action('cancel')}>Cancel run</button>` : nothing}
           </div>
         </header>
         ${run.error ? html`<p class="banner banner-error" role="alert">${run.error}</p>` : nothing}
         ${approvals.length ? html`<div class="approvals">${approvals.map((a) => html`<wf-approval-panel .approval=${a} .runId=${run.id} .nodeLabel=${labels.get(a.node_id) ?? ''} @resolved=${() => this.refresh()}></wf-approval-panel>`)}</div>` : nothing}
-        ${this.renderMemory()}
+        ${this.showMemory ? html`<wf-run-memory .runId=${run.id}></wf-run-memory>` : nothing}
         <div class="run-body">
           ${this.renderSteps(statuses)}
           <section class="graph-pane" aria-label="Node execution graph">
