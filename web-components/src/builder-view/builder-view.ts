@@ -6,16 +6,15 @@
  */
 import { html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
-import cytoscape from 'cytoscape';
+import type cytoscape from 'cytoscape';
 import type { Graph, GraphEdge, GraphNode, GraphProblem, NodeData, NodeType } from '../../../core/graph.js';
 import { ApiError, errorMessage } from '../lib/api.js';
-import { graphToElements } from '../lib/graph-map.js';
 import { defaultNodeData, nextNodeId, nodeFieldErrors, PALETTE_GROUPS, problemsByNode, problemsFromError } from '../lib/nodes.js';
 import { api, LightElement, navigate, toast } from '../state.js';
 import type { AgentInfo, Skill, Workflow, Workspace } from '../types.js';
-import { CY_STYLE, nodeDisplay } from '../graph-view/cy-style.js';
 import '../node-inspector/node-inspector.js';
 import { NODE_DRAG_TYPE } from '../node-palette/node-palette.js';
+import { BuilderCanvas } from './canvas.js';
 import { planSupervisor, tuneNode } from './planning.js';
 
 @customElement('wf-builder')
@@ -36,8 +35,7 @@ export class WfBuilder extends LightElement {
   @state() private workspaces: Workspace[] = [];
   @state() private planWorkspace = '';
   @state() private loaded = false;
-  cy: cytoscape.Core | undefined;
-  private shape = '';
+  private canvas: BuilderCanvas | undefined;
   /** Id given by the first save of a new workflow (the route changes to it without a reload). */
   private savedId = '';
 
@@ -48,8 +46,8 @@ export class WfBuilder extends LightElement {
   }
   override disconnectedCallback(): void {
     window.removeEventListener('beforeunload', this.onBeforeUnload);
-    this.cy?.destroy();
-    this.cy = undefined;
+    this.canvas?.destroy();
+    this.canvas = undefined;
     super.disconnectedCallback();
   }
   private readonly onBeforeUnload = (e: BeforeUnloadEvent) => {
@@ -93,90 +91,30 @@ export class WfBuilder extends LightElement {
       this.selectedNode = undefined;
       this.selectedEdge = undefined;
       this.dirty = false;
-      this.shape = '';
+      this.canvas?.reset();
       void this.load();
     }
   }
 
   override updated(): void {
     const el = this.querySelector('.canvas') as HTMLElement | null;
-    if (el && !this.cy) this.initCy(el);
-    this.syncCy();
-  }
-
-  private initCy(container: HTMLElement): void {
-    const cy = cytoscape({ container, style: CY_STYLE, elements: [], minZoom: 0.2, maxZoom: 2.5, boxSelectionEnabled: false });
-    this.cy = cy;
-    cy.on('tap', 'node', (e) => {
-      const id = e.target.id() as string;
-      const shift = (e.originalEvent as MouseEvent | undefined)?.shiftKey;
-      if (shift && this.selectedNode && this.selectedNode !== id) {
-        this.addEdge({ source: this.selectedNode, target: id });
-        return;
-      }
-      this.selectedNode = id;
-      this.selectedEdge = undefined;
-    });
-    cy.on('tap', 'edge', (e) => {
-      this.selectedEdge = e.target.id();
-      this.selectedNode = undefined;
-    });
-    cy.on('tap', (e) => {
-      if (e.target === cy) {
-        this.selectedNode = undefined;
-        this.selectedEdge = undefined;
-      }
-    });
-    cy.on('dragfree', 'node', (e) => {
-      const id = e.target.id() as string;
-      const p = e.target.position();
-      this.graph = { ...this.graph, nodes: this.graph.nodes.map((n) => (n.id === id ? { ...n, position: { x: Math.round(p.x), y: Math.round(p.y) } } : n)) };
-      this.dirty = true;
-    });
-    new ResizeObserver(() => cy.resize()).observe(container);
-  }
-
-  /** Pushes the graph into cytoscape: a rebuild when the structure changed, else a data refresh. */
-  private syncCy(): void {
-    const cy = this.cy;
-    if (!cy) return;
-    const invalid = new Set<string>();
-    for (const n of this.graph.nodes) if (Object.keys(nodeFieldErrors(n)).length) invalid.add(n.id);
-    for (const p of this.problems) if (p.node_id) invalid.add(p.node_id);
-    const els = graphToElements(this.graph, { layout: 'stored', invalid });
-    const withDisplay = els.map((e) => (e.group === 'nodes' ? { ...e, data: { ...e.data, display: nodeDisplay(e.data) } } : e));
-    const shape = JSON.stringify([this.graph.nodes.map((n) => [n.id, n.position?.x, n.position?.y]), this.graph.edges.map((e) => [e.id, e.source, e.target, e.sourceHandle])]);
-    if (shape !== this.shape) {
-      const first = this.shape === '';
-      cy.elements().remove();
-      cy.add(withDisplay);
-      // Fit on first show, and whenever a node lies outside the visible area (keyboard adds place nodes to the right).
-      const ext = cy.extent();
-      const bb = cy.nodes().boundingBox({});
-      const outside = cy.nodes().length > 0 && (bb.x1 < ext.x1 || bb.x2 > ext.x2 || bb.y1 < ext.y1 || bb.y2 > ext.y2);
-      if ((first || outside) && this.graph.nodes.length) {
-        cy.fit(undefined, 60);
-        if (cy.zoom() > 1) {
-          cy.zoom(1);
-          cy.center();
-        }
-      }
-      this.shape = shape;
-    } else {
-      for (const e of withDisplay) cy.$id(e.data.id).data(e.data);
+    if (el && !this.canvas) {
+      this.canvas = new BuilderCanvas(el, {
+        selectedNode: () => this.selectedNode,
+        select: (node, edge) => ((this.selectedNode = node), (this.selectedEdge = edge)),
+        connect: (source, target) => this.addEdge({ source, target }),
+        moved: (id, position) => {
+          this.graph = { ...this.graph, nodes: this.graph.nodes.map((n) => (n.id === id ? { ...n, position } : n)) };
+          this.dirty = true;
+        },
+      });
     }
-    cy.elements().unselect();
-    if (this.selectedNode) cy.$id(this.selectedNode).select();
-    if (this.selectedEdge) cy.$id(this.selectedEdge).select();
+    this.canvas?.sync(this.graph, this.problems, this.selectedNode, this.selectedEdge);
   }
 
-  /** Model position of a drop at client coordinates. */
-  private modelPoint(clientX: number, clientY: number): { x: number; y: number } {
-    const cy = this.cy!;
-    const rect = cy.container()!.getBoundingClientRect();
-    const pan = cy.pan();
-    const zoom = cy.zoom();
-    return { x: Math.round((clientX - rect.left - pan.x) / zoom), y: Math.round((clientY - rect.top - pan.y) / zoom) };
+  /** The cytoscape instance (tests and debugging). */
+  get cy(): cytoscape.Core | undefined {
+    return this.canvas?.cy;
   }
 
   /** A free spot right of the rightmost node (keyboard / click adds). */
@@ -250,7 +188,7 @@ export class WfBuilder extends LightElement {
     e.preventDefault();
     const type = e.dataTransfer?.getData(NODE_DRAG_TYPE) || e.dataTransfer?.getData('text/plain');
     if (!type || !PALETTE_GROUPS.some((g) => g.items.some((i) => i.type === type))) return;
-    this.addNode(type as NodeType, this.modelPoint(e.clientX, e.clientY));
+    this.addNode(type as NodeType, this.canvas!.modelPoint(e.clientX, e.clientY));
   }
 
   async save(): Promise<boolean> {
