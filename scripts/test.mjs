@@ -46,14 +46,27 @@ function runFile(file) {
       detached: true,
     });
     let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (out += d));
+    let lingerTimer;
+    const onData = (d) => {
+      out += d;
+      // uvu printed its summary but the process stays (a child or socket a failed test left open keeps the
+      // event loop alive): the counts are final, so reap it after a short grace instead of the full time-out.
+      if (!lingerTimer && /^\s*Duration:/m.test(out)) {
+        lingerTimer = setTimeout(() => {
+          out += `\n[test runner] ${rel} still running 10 s after its summary; killed (something it started was left open)\n`;
+          try { process.kill(-child.pid, 'SIGKILL'); } catch {}
+        }, 10_000);
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
     const timer = setTimeout(() => {
       out += `\n[test runner] ${rel} exceeded ${fileTimeoutMs} ms; killed\n`;
       try { process.kill(-child.pid, 'SIGKILL'); } catch {}
     }, fileTimeoutMs);
     child.on('close', (code) => {
       clearTimeout(timer);
+      clearTimeout(lingerTimer);
       // Whatever the file left behind in its process group goes too.
       try { process.kill(-child.pid, 'SIGKILL'); } catch {}
       const num = (label) => {

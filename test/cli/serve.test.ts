@@ -13,11 +13,16 @@ Serve('serve :: starts on the given port and answers health; SIGTERM stops it wi
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
-  const body = await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/api/health`)).json() as Promise<any>, 15_000, 100, `health on ${port}: ${out}`);
-  assert.is(body.database.path, path.join(home, 'data', 'app.db'));
   const exit = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-  child.kill('SIGTERM');
-  assert.is(await exit, 0);
+  try {
+    const body = await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/api/health`)).json() as Promise<any>, 30_000, 100, `health on ${port}: ${out}`);
+    assert.is(body.database.path, path.join(home, 'data', 'app.db'));
+    child.kill('SIGTERM');
+    const code = await Promise.race([exit, new Promise<string>((r) => setTimeout(() => r('still running 20 s after SIGTERM'), 20_000).unref())]);
+    assert.is(code, 0, `exit after SIGTERM; output: ${out}`);
+  } finally {
+    if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGKILL');
+  }
 });
 
 Serve('serve :: a corrupt database gives one line and a non-zero exit', async () => {
