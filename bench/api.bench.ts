@@ -9,7 +9,7 @@
  * Aim (issue 9): ≥ 5,000 requests/s for the run read, p99 < 25 ms on a 2-core machine.
  */
 import { fork, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
@@ -92,6 +92,14 @@ async function main(): Promise<void> {
       await new Promise((r) => setTimeout(r, 5000));
       const c = process.cpuUsage(c0);
       process.stdout.write(`idle server: ${((c.user + c.system) / 5000).toFixed(0)} µs CPU per ms of wall time\n`);
+      for (const [name, p] of endpoints) {
+        const r = await fetch(base + p, { headers: { authorization: `Bearer ${token}` } });
+        process.stdout.write(`  ${name}: ${(await r.arrayBuffer()).byteLength} bytes\n`);
+      }
+      for (const suffix of ['', '-wal', '-shm']) {
+        const st = statSync(config.dbPath + suffix, { throwIfNoEntry: false });
+        process.stdout.write(`  ${path.basename(config.dbPath)}${suffix}: ${st ? `${Math.round(st.size / 1024)} kB` : 'absent'}\n`);
+      }
     }
     for (const [name, p] of endpoints) {
       const cpu0 = process.cpuUsage();
