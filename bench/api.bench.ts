@@ -2,7 +2,8 @@
  * HTTP load test (`npm run bench:api`): a real server (startServer, embedded scheduler, port 0, temporary home)
  * with a run executing (a fake agent sleeping in its second node), then autocannon against
  *   GET /api/workflow-runs/{id}, GET /api/workflow-runs/{id}/logs, GET /api/workflows
- * for BENCH_SECONDS (default 10) each with BENCH_CONNECTIONS (default 8). Prints requests/s and p50/p99
+ * for BENCH_SECONDS (default 10) each with BENCH_CONNECTIONS (default 8), after an unmeasured warm-up of
+ * BENCH_WARMUP_SECONDS (default 3) per endpoint. Prints requests/s and p50/p99
  * latency per endpoint, and the server's CPU time per request (this process's CPU time over the run, divided by
  * the requests: a figure that does not depend on how busy the rest of the machine is). The load generator runs
  * in a child process so it shares neither the server's event loop nor its CPU accounting.
@@ -21,6 +22,7 @@ import { startServer } from '../server/server.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS || 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 8);
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS || 3);
 
 async function json(url: string, init: RequestInit & { token?: string } = {}): Promise<any> {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
@@ -101,6 +103,9 @@ async function main(): Promise<void> {
         process.stdout.write(`  ${path.basename(config.dbPath)}${suffix}: ${st ? `${Math.round(st.size / 1024)} kB` : 'absent'}\n`);
       }
     }
+    // Warm-up, not measured: the server just started, and a cold JIT made the first endpoint measured look
+    // twice as expensive as the same endpoint a few seconds later.
+    for (const [, p] of endpoints) await load({ url: base + p, connections: CONNECTIONS, duration: WARMUP_SECONDS, headers: { authorization: `Bearer ${token}` } });
     for (const [name, p] of endpoints) {
       const cpu0 = process.cpuUsage();
       const r = await load({ url: base + p, connections: CONNECTIONS, duration: SECONDS, headers: { authorization: `Bearer ${token}` } });
