@@ -1,8 +1,9 @@
 /**
- * Users and their passwords. Passwords are bcrypt hashes (cost 10, the minimum we accept); hashing runs on
- * libuv's thread pool (async), never inside a write transaction, so the write lock is held for microseconds.
+ * Users and their passwords. Passwords are bcrypt hashes (cost 10, the minimum we accept) made with bcryptjs,
+ * whose async API works in small slices between event-loop turns, and never inside a write transaction, so
+ * the write lock is held for microseconds.
  */
-import { hash, verify } from '@node-rs/bcrypt';
+import bcrypt from 'bcryptjs';
 import { randomUUID } from 'node:crypto';
 import { WfError } from '../core/errors.js';
 import { nowIso } from '../core/time.js';
@@ -45,7 +46,7 @@ export function checkPassword(password: string): void {
 }
 
 export function hashPassword(password: string): Promise<string> {
-  return hash(password, BCRYPT_COST);
+  return bcrypt.hash(password, BCRYPT_COST);
 }
 
 let dummyHash: Promise<string> | undefined;
@@ -53,7 +54,7 @@ let dummyHash: Promise<string> | undefined;
 /** Computes the dummy hash ahead of the first login, so even that one takes no longer than the others. */
 export function warmDummyHash(): void {
   if (dummyHash) return;
-  dummyHash = hash('wfctl-dummy-password-for-timing', BCRYPT_COST);
+  dummyHash = bcrypt.hash('wfctl-dummy-password-for-timing', BCRYPT_COST);
   dummyHash.catch(() => undefined); // a failure surfaces at the login that awaits it, never as an unhandled rejection
 }
 
@@ -64,11 +65,11 @@ export function warmDummyHash(): void {
 export async function verifyPassword(password: string, passwordHash: string | undefined): Promise<boolean> {
   if (passwordHash === undefined) {
     warmDummyHash();
-    await verify(password, await dummyHash!);
+    await bcrypt.compare(password, await dummyHash!);
     return false;
   }
   try {
-    return await verify(password, passwordHash);
+    return await bcrypt.compare(password, passwordHash);
   } catch {
     return false;
   }
