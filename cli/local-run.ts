@@ -80,8 +80,7 @@ export function createLocalRun(db: DB, config: Config, input: StartInput): RunRo
  */
 export function resumeLocalRun(db: DB, runId: string): RunRow {
   return db.transaction(() => {
-    db.prepare(`UPDATE workflow_runs SET executor = 'cli' WHERE id = ? AND status = 'failed'`).run(runId);
-    const run = resumeRun(db, runId);
+    const run = resumeRun(db, runId, 'cli');
     heartbeat(db, runId);
     return run;
   }).immediate();

@@ -58,14 +58,19 @@ export function cancelRun(db: DB, runId: string, reason = 'cancelled by request'
   });
 }
 
-/** failed → queued; nodes whose latest step completed are skipped when the levels run again. */
-export function resumeRun(db: DB, runId: string): RunRow {
+/**
+ * failed → queued; nodes whose latest step completed are skipped when the levels run again. `executor` says who
+ * drives the resumed run: 'server' (API / UI: any server or worker scheduler adopts it, also when a terminal
+ * started it) or 'cli' (`wfctl resume`, which runs it in its own process).
+ */
+export function resumeRun(db: DB, runId: string, executor: 'server' | 'cli' = 'server'): RunRow {
   return tx(db, () => {
     const run = getRun(db, runId);
     if (!run) throw new WfError('RUN_NOT_FOUND', `no run '${runId}'`);
     if (run.status !== 'failed' || !transitionRun(db, runId, 'resume')) {
       throw new WfError('RUN_NOT_RESUMABLE', `run ${runId} is ${run.status}; only a failed run can be resumed`);
     }
+    db.prepare('UPDATE workflow_runs SET executor = ? WHERE id = ?').run(executor, runId);
     appendLog(db, runId, 'info', 'run resumed: completed nodes are kept, the failed node runs again');
     enqueue(db, 'run.start', runId, { resume: true });
     return getRun(db, runId)!;

@@ -1,6 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { expireApprovals, resolveApproval } from '../../queue/lifecycle.js';
+import { expireApprovals, resolveApproval, resumeRun } from '../../queue/lifecycle.js';
+import { createRun } from '../../queue/lifecycle.js';
 import { listApprovals, toApproval } from '../../sql/approvals.js';
 import { eventsAfter } from '../../sql/events.js';
 import { listLogs } from '../../sql/logs.js';
@@ -146,4 +147,38 @@ Gate('expiry :: past expires_at the approval expires, the waiting step and the r
   }
 });
 
+const Resume = suite('queue/lifecycle resume');
+
+Resume('resume :: a failed run a terminal started is adopted by server schedulers when resumed from the API', async () => {
+  const f = engineFixture();
+  const graph = { nodes: [node('ok', 'fine'), node('bad', 'bad [[fake:fail-attempts=1:adopt]]')], edges: [edge('ok', 'bad')] };
+  const id = createRun(f.db, { workflowId: null, workflowName: 'cli started', graph, workspacePath: f.repo, sandbox: false, executor: 'cli' }).id;
+  // The terminal's scheduler, scoped to its run, drives it to the failure.
+  const cli = scheduler(f, { scope: { runId: id } });
+  try {
+    await waitStatus(f.db, id, ['failed', 'completed']);
+  } finally {
+    await cli.stop(0);
+  }
+  assert.is(getRun(f.db, id)!.status, 'failed');
+  const server = scheduler(f);
+  try {
+    const resumed = resumeRun(f.db, id);
+    assert.is(resumed.status, 'queued');
+    assert.is(resumed.executor, 'server');
+    const done = await waitStatus(f.db, id, ['completed', 'failed']);
+    assert.is(done.status, 'completed');
+  } finally {
+    await server.stop(0);
+  }
+});
+
+Resume('resume :: wfctl resume keeps the run its own (executor cli)', () => {
+  const f = engineFixture();
+  const id = createRun(f.db, { workflowId: null, workflowName: 'x', graph: { nodes: [node('a')], edges: [] }, workspacePath: f.repo, sandbox: false }).id;
+  f.db.prepare(`UPDATE workflow_runs SET status = 'failed', completed_at = '2026-01-01T00:00:00.000Z' WHERE id = ?`).run(id);
+  assert.is(resumeRun(f.db, id, 'cli').executor, 'cli');
+});
+
 Gate.run();
+Resume.run();
