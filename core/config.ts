@@ -55,6 +55,7 @@ export const ENV_VARS: ReadonlyArray<{ name: string; default: string; meaning: s
   { name: 'WFCTL_RUNNER_URL', default: '(unset)', meaning: 'Host runner (`wfctl runner`) that runs agent CLIs on the host for a containerised server.' },
   { name: 'WFCTL_SHUTDOWN_GRACE_MS', default: '30000', meaning: 'On SIGTERM, how long in-flight nodes may finish before their leases are released.' },
   { name: 'WFCTL_LOG_LEVEL', default: 'info', meaning: 'Server log level (fatal, error, warn, info, debug, trace, silent).' },
+  { name: 'WFCTL_AGENT_IMAGE', default: '(built-in)', meaning: 'Container image for agents with runtime `container` (a node can name its own).' },
   { name: 'WFCTL_CLAUDE_BIN / WFCTL_CODEX_BIN / WFCTL_GEMINI_BIN', default: '(PATH)', meaning: 'Path of an agent CLI binary.' },
   { name: 'WFCTL_WORKFLOW / WFCTL_WORKFLOW_ID', default: '(unset)', meaning: 'Workflow run by the pre-commit gate scaffold.' },
   { name: 'NO_COLOR', default: '(unset)', meaning: 'Turns colour off in terminal output.' },

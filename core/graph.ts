@@ -30,6 +30,8 @@ export interface NodeData {
   role?: string;
   systemInstructions?: string;
   runtime?: 'direct' | 'container';
+  /** Container image for runtime 'container' (default WFCTL_AGENT_IMAGE, then the built-in default). */
+  image?: string;
   sandboxAgent?: AgentName;
   model?: string;
   skills?: string[];
@@ -167,6 +169,10 @@ function nodeDataProblems(n: GraphNode): GraphProblem[] {
     if (d[f] !== undefined && typeof d[f] !== 'string') bad(f, `${f} must be a string`);
   }
   if (d.runtime !== undefined && d.runtime !== 'direct' && d.runtime !== 'container') bad('runtime', `runtime must be 'direct' or 'container'`);
+  // An image reference as docker and podman accept it (registry/name:tag or @digest), never an option or a path.
+  if (d.image !== undefined && (typeof d.image !== 'string' || !/^[a-z0-9][a-z0-9._\/:@-]{0,254}$/i.test(d.image))) {
+    bad('image', 'image must be a container image reference such as ghcr.io/acme/agents:1.2');
+  }
   if (d.sandboxAgent !== undefined && !(AGENTS as readonly string[]).includes(d.sandboxAgent)) bad('sandboxAgent', `sandboxAgent must be one of ${AGENTS.join(', ')}`);
   if (d.skills !== undefined && (!Array.isArray(d.skills) || !d.skills.every(nonEmpty))) bad('skills', 'skills must be a list of skill ids');
   if (d.memoryScope !== undefined && !(MEMORY_SCOPES as readonly string[]).includes(d.memoryScope)) bad('memoryScope', `memoryScope must be one of ${MEMORY_SCOPES.join(', ')}`);

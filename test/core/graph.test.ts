@@ -66,6 +66,14 @@ Validate('validate :: field types are checked', () => {
   assert.equal(fields, ['a.sandboxAgent', 'a.memoryScope', 'a.maxIterations', 'h.allowedActions', 'h.timeoutHours', 'w.url']);
 });
 
+Validate('validate :: a container image must be an image reference, never an option', () => {
+  assert.equal(graphProblems({ nodes: [node('a', 'specialistAgent', { runtime: 'container', image: 'ghcr.io/acme/agents:1.2' })], edges: [] }), []);
+  for (const image of ['--privileged', '', 'a b', '/etc/passwd']) {
+    const p = graphProblems({ nodes: [node('a', 'specialistAgent', { runtime: 'container', image })], edges: [] });
+    assert.equal(p.map((x) => x.field), ['image'], image);
+  }
+});
+
 Validate('validate :: assertValidGraph throws GRAPH_INVALID with every problem', () => {
   try {
     assertValidGraph({ nodes: [node('a', 'specialistAgent', { label: '' }), node('b', 'specialistAgent', { objective: '' })], edges: [] });

@@ -39,6 +39,7 @@ export function agentRequest(ctx: Pick<NodeContext, 'db' | 'run' | 'node' | 'con
     cwd: ctx.run.workdir ?? ctx.run.workspace_path,
     write: ctx.run.write === 1,
     runtime: d.runtime ?? 'direct',
+    image: d.image || undefined,
     sandbox: ctx.run.sandbox === 1,
     timeoutMs: ctx.config.nodeTimeoutMs,
     provider: resolveProvider(ctx.db, ctx.config, d.sandboxAgent ?? DEFAULT_AGENT, typeof d.provider === 'string' ? d.provider : null),

@@ -34,6 +34,9 @@ Agent('defaults :: claude, direct runtime, model from node data, cwd the working
   assert.equal([r.agent, r.runtime, r.model, r.cwd, r.write, r.sandbox], ['claude', 'direct', 'sonnet', '/copy', false, false]);
   const r2 = agentRequest({ db: f.db, config: f.config, run: { ...run, write: 1 }, node: node('b', 'x', { sandboxAgent: 'codex', runtime: 'container' }) });
   assert.equal([r2.agent, r2.runtime, r2.write], ['codex', 'container', true]);
+  assert.is(r2.image, undefined, 'no image named: the container module picks WFCTL_AGENT_IMAGE or its default');
+  const r3 = agentRequest({ db: f.db, config: f.config, run, node: node('c', 'x', { runtime: 'container', image: 'ghcr.io/acme/agents:1.2' }) });
+  assert.is(r3.image, 'ghcr.io/acme/agents:1.2');
 });
 
 Agent('run :: each CLI runs as an agent node; its final answer is the step output', async () => {

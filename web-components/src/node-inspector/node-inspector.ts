@@ -73,6 +73,7 @@ export class WfNodeInspector extends LightElement {
     const skillIds = d.skills ?? [];
     return html`<fieldset class="insp-group"><legend>Agent</legend>
       ${this.select('runtime', 'Runtime', d.runtime ?? 'direct', [['direct', 'Direct CLI (sandboxed on the host)'], ['container', 'Container sandbox']], (v) => this.patch({ runtime: v as NodeData['runtime'] }), errors.runtime)}
+      ${d.runtime === 'container' ? this.text('image', 'Container image', { placeholder: 'Default: WFCTL_AGENT_IMAGE or the built-in agent image', errors }) : nothing}
       ${this.select('sandboxAgent', 'Agent CLI', agentName, ['claude', 'codex', 'gemini'].map((a) => {
         const info = this.agents.find((x) => x.name === a);
         return [a, `${info?.display_name ?? a}${info && info.found === false ? ' (not installed)' : ''}`] as const;
