@@ -18,6 +18,7 @@ import { appendLog } from '../sql/logs.js';
 import { growRunGraph } from '../sql/run-graph.js';
 import type { RunRow } from '../sql/runs.js';
 import { readSecret } from '../sql/secrets.js';
+import { resolveProvider } from './agents/providers.js';
 import { runRecordedAgent } from './agents/record.js';
 import type { AgentResult } from './agents/types.js';
 import { agent as agentExecutor } from './executors/agent.js';
@@ -33,6 +34,8 @@ export interface AgentChoice {
   runtime: 'direct' | 'container';
   agent: AgentName;
   model?: string;
+  /** Model provider id or name; default the first configured provider that fits the agent (as agent nodes). */
+  provider?: string | null;
 }
 
 export interface AskRequest extends AgentChoice {
@@ -63,6 +66,7 @@ export async function askSupervisorAgent(db: DB, config: Config, req: AskRequest
       // Read-only in a throwaway copy: confined where the host can, not refused where it cannot (docs/decisions.md).
       sandbox: req.runtime === 'direct' && detectSandbox() === 'bwrap',
       timeoutMs,
+      provider: resolveProvider(db, config, req.agent, req.provider ?? null),
     }, { signal: req.signal });
     return answerOf(req.agent, r, timeoutMs);
   } finally {
@@ -168,6 +172,7 @@ export async function planAtRunTime(ctx: RunPlanContext): Promise<string> {
   const r = await runRecordedAgent(db, { runId: run.id, stepRunId: ctx.step.id, nodeId: node.id }, {
     agent, model: d.model || undefined, prompt: planPrompt({ objective: d.objective, systemInstructions: d.systemInstructions }),
     cwd: run.workdir ?? run.workspace_path, write: false, runtime: d.runtime ?? 'direct', sandbox: run.sandbox === 1, timeoutMs: config.nodeTimeoutMs,
+    provider: resolveProvider(db, config, agent, typeof d.provider === 'string' ? d.provider : null),
   }, { signal: ctx.signal });
   if (ctx.signal.aborted) throw ctx.signal.reason ?? new Error('cancelled');
   const plan = parsePlanReply(answerOf(agent, r, config.nodeTimeoutMs));

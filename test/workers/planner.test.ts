@@ -14,6 +14,8 @@ import { eventsAfter } from '../../sql/events.js';
 import { listLogs } from '../../sql/logs.js';
 import { getRun, runGraph } from '../../sql/runs.js';
 import { writeSecret } from '../../sql/secrets.js';
+import { saveProvider } from '../../sql/catalogue.js';
+import { readFakeLog } from './agents/fakelog.js';
 import { latestSteps, listSteps } from '../../sql/steps.js';
 import { askSupervisorAgent, planWorkflow } from '../../workers/planner.js';
 import { buildRunnerApp, runnerSecret } from '../../server/routes/runtimes.js';
@@ -124,6 +126,26 @@ Runner('runner :: against the real `wfctl runner` app: the fake agent plans read
   }
 });
 
+const Providers = suite('workers/planner model providers');
+
+Providers('providers :: the planning agent gets the first configured provider fitting it, as agent nodes do', async () => {
+  process.env.PATH = `${FAKE_BIN}:${process.env.PATH}`;
+  const { db, config } = testDb(testConfig());
+  const repo = gitRepo();
+  approveWorkspace(db, repo);
+  saveProvider(db, config.home, undefined, { name: 'gateway', type: 'anthropic-compatible', base_url: 'http://127.0.0.1:9/', api_key: 'sk-plan' });
+  const log = path.join(tempDir(), 'fake.jsonl');
+  process.env.WFCTL_FAKE_LOG = log;
+  try {
+    assert.is(await askSupervisorAgent(db, config, { prompt: 'p [[fake:answer=ok]]', runtime: 'direct', agent: 'claude', workspacePath: repo }), 'ok');
+    const [inv] = readFakeLog(log);
+    assert.equal([inv.env.ANTHROPIC_BASE_URL, inv.env.ANTHROPIC_AUTH_TOKEN], ['http://127.0.0.1:9', 'sk-plan']);
+    assert.not.ok(inv.argv.join(' ').includes('sk-plan'), 'the key is never on the command line');
+  } finally {
+    delete process.env.WFCTL_FAKE_LOG;
+  }
+});
+
 const RunTime = suite('workers/planner smartSupervisor at run time');
 
 /** A plan file for the fake (answer-file), each specialist answering with its own marker. */
@@ -216,4 +238,5 @@ RunTime('run :: a reply without a valid plan fails the supervisor with the reaso
 });
 
 Runner.run();
+Providers.run();
 RunTime.run();
