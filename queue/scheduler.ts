@@ -11,6 +11,7 @@ import { computeLevels, maxParallelNodes, type Graph, type Level } from '../core
 import { isSkipped, type ParentState } from '../core/condition.js';
 import { joinLevel } from '../core/context.js';
 import { approvalExpiry } from '../core/run-state.js';
+import { finalReport } from '../core/report.js';
 import type { DB } from '../sql/db.js';
 import { appendEvent } from '../sql/events.js';
 import { appendLog } from '../sql/logs.js';
@@ -374,7 +375,11 @@ export class Scheduler {
       }
     }
     tx(this.db, () => {
-      if (transitionRun(this.db, run.id, 'finish')) appendLog(this.db, run.id, 'info', 'run completed');
+      if (!transitionRun(this.db, run.id, 'finish')) return;
+      appendLog(this.db, run.id, 'info', 'run completed');
+      const outputs = new Map<string, string>();
+      for (const [id, s] of latestSteps(this.db, run.id)) if (s.status === 'completed') outputs.set(id, s.output ?? '');
+      appendEvent(this.db, run.id, 'run.report', { ...finalReport(runGraph(getRun(this.db, run.id)!), outputs) });
     });
   }
 }

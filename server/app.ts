@@ -15,6 +15,7 @@ import connectorRoutes from './routes/connectors.js';
 import memoryRoutes from './routes/memory.js';
 import planningRoutes from './routes/planning.js';
 import runRoutes from './routes/runs.js';
+import artifactRoutes from './routes/artifacts.js';
 import approvalRoutes from './routes/approvals.js';
 import eventRoutes from './routes/events.js';
 import agentRoutes from './routes/agents.js';
@@ -49,6 +50,7 @@ export async function buildApp(services: Services, opts: BuildOptions = {}): Pro
   await app.register(memoryRoutes);
   await app.register(planningRoutes);
   await app.register(runRoutes);
+  await app.register(artifactRoutes);
   await app.register(approvalRoutes);
   await app.register(eventRoutes);
   await app.register(agentRoutes);
