@@ -25,7 +25,7 @@ import { prepareWorkingCopy } from '../workers/workspace.js';
 import { complete, enqueue, fail, lease, queueEvents, release as releaseJob, releaseOwned, renew, type Job, type JobScope, type LevelPayload } from './jobs.js';
 import { failRun, failRunForNode } from './lifecycle.js';
 import { Semaphore } from './semaphore.js';
-import { broadcastInterrupt } from './shutdown.js';
+import { broadcastInterrupt } from '../workers/shutdown.js';
 
 /**
  * After the grace period, how long interrupted nodes get to wind down (runAgent's TERM → KILL of the agent's

@@ -173,6 +173,7 @@ export async function planAtRunTime(ctx: RunPlanContext): Promise<string> {
     agent, model: d.model || undefined, prompt: planPrompt({ objective: d.objective, systemInstructions: d.systemInstructions }),
     cwd: run.workdir ?? run.workspace_path, write: false, runtime: d.runtime ?? 'direct', sandbox: run.sandbox === 1, timeoutMs: config.nodeTimeoutMs,
     provider: resolveProvider(db, config, agent, typeof d.provider === 'string' ? d.provider : null),
+    runner: config.runnerUrl ? { url: config.runnerUrl, home: config.home } : undefined,
   }, { signal: ctx.signal });
   if (ctx.signal.aborted) throw ctx.signal.reason ?? new Error('cancelled');
   const plan = parsePlanReply(answerOf(agent, r, config.nodeTimeoutMs));

@@ -29,8 +29,7 @@ export class RunnerCommand extends WfCommand {
     const { openDatabase } = await import('../../sql/db.js');
     const { buildRunnerApp, runnerSecret } = await import('../../server/routes/runtimes.js');
     // The runner runs agents itself; forwarding to another runner would loop.
-    delete process.env.WFCTL_RUNNER_URL;
-    const config = loadConfig(process.env);
+    const config = { ...loadConfig(process.env), runnerUrl: '' };
     const db = openDatabase(config);
     const app = await buildRunnerApp(db, config, runnerSecret(config));
     const host = this.host ?? '127.0.0.1';

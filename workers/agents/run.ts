@@ -5,7 +5,6 @@
  */
 import { spawn } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
-import { loadConfig } from '../../core/config.js';
 import { WfError } from '../../core/errors.js';
 import { nowIso } from '../../core/time.js';
 import { readSecret } from '../../sql/secrets.js';
@@ -42,12 +41,11 @@ export function redactCommand(argv: string[], prompt: string): string[] {
 }
 
 export async function runAgent(req: AgentRequest, hooks: RunAgentHooks = {}): Promise<AgentResult> {
-  // A containerised server hands agents to the host runner (`wfctl runner` unsets this for itself).
-  const runnerUrl = process.env.WFCTL_RUNNER_URL;
-  if (runnerUrl) {
-    const secret = readSecret(loadConfig(process.env).home, 'runner')?.trim();
-    if (!secret) throw new WfError('CONFIG_INVALID', 'WFCTL_RUNNER_URL is set but $WFCTL_HOME/secrets/runner is missing; copy the runner\'s secret file there');
-    return runAgentRemote(runnerUrl, secret, req, hooks);
+  // A containerised server hands agents to the host runner (the caller passes its config.runnerUrl).
+  if (req.runner) {
+    const secret = readSecret(req.runner.home, 'runner')?.trim();
+    if (!secret) throw new WfError('CONFIG_INVALID', `WFCTL_RUNNER_URL is set but ${req.runner.home}/secrets/runner is missing; copy the runner's secret file there`);
+    return runAgentRemote(req.runner.url, secret, req, hooks);
   }
   const adapter = getAdapter(req.agent);
   // The provider key is read now, at spawn time, and only ever placed in the child's environment.

@@ -26,6 +26,11 @@ export interface AgentRequest {
   /** Container image for runtime 'container'. */
   image?: string;
   /**
+   * Hand the agent to a host runner (`wfctl runner`, design.md §9) instead of spawning it here: the caller's
+   * config.runnerUrl, and the home whose secrets/runner holds the shared secret.
+   */
+  runner?: { url: string; home: string };
+  /**
    * Model provider the agent talks to (see workers/agents/providers.ts resolveProvider). Its API key is read
    * from `<home>/secrets/provider-<id>` at spawn time and placed in the environment only.
    */

@@ -40,6 +40,7 @@ export function agentRequest(ctx: Pick<NodeContext, 'db' | 'run' | 'node' | 'con
     write: ctx.run.write === 1,
     runtime: d.runtime ?? 'direct',
     image: d.image || undefined,
+    runner: ctx.config.runnerUrl ? { url: ctx.config.runnerUrl, home: ctx.config.home } : undefined,
     sandbox: ctx.run.sandbox === 1,
     timeoutMs: ctx.config.nodeTimeoutMs,
     provider: resolveProvider(ctx.db, ctx.config, d.sandboxAgent ?? DEFAULT_AGENT, typeof d.provider === 'string' ? d.provider : null),

@@ -18,7 +18,7 @@ import { webhook } from './webhook.js';
 // Run-time planning lives with the planner (issue 6): see smartSupervisor in workers/planner.ts.
 import { smartSupervisor } from '../planner.js';
 // Graceful shutdown (issue 9): a stopping scheduler interrupts its nodes after the grace period.
-import { NodeInterrupted, onInterrupt } from '../../queue/shutdown.js';
+import { NodeInterrupted, onInterrupt } from '../shutdown.js';
 
 /** How often the progress poller reads the run's status (design §6: at most every 500 ms). */
 export const PROGRESS_POLL_MS = 250;

@@ -17,14 +17,14 @@ let runner: ReturnType<typeof spawnTracked>;
 Remote.before(async () => {
   runner = spawnTracked(process.execPath, [WFCTL_BIN, 'runner', '--port', String(port)], { env: testEnv(runnerHome) });
   await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/api/health`)).ok, 15_000, 100, 'runner up');
-  process.env.WFCTL_RUNNER_URL = `http://127.0.0.1:${port}`;
-  process.env.WFCTL_HOME = runnerHome; // shares the runner's secret file
 });
 
 Remote.after(() => {
-  delete process.env.WFCTL_RUNNER_URL;
   runner.kill('SIGTERM');
 });
+
+/** This process plays the containerised server: its config names the runner and shares the runner's secret file. */
+const viaRunner = () => ({ url: `http://127.0.0.1:${port}`, home: runnerHome });
 
 async function approved(): Promise<string> {
   const repo = gitRepo();
@@ -36,7 +36,7 @@ async function approved(): Promise<string> {
 Remote('remote :: with WFCTL_RUNNER_URL the agent runs on the host runner; messages and answer come back', async () => {
   const repo = await approved();
   const messages: unknown[] = [];
-  const res = await runAgent({ agent: 'claude', prompt: 'Hi [[fake:answer=from the host]]', cwd: repo, write: false, runtime: 'direct', sandbox: false, timeoutMs: 20_000 }, { onMessage: (m) => messages.push(m) });
+  const res = await runAgent({ agent: 'claude', prompt: 'Hi [[fake:answer=from the host]]', cwd: repo, write: false, runtime: 'direct', sandbox: false, timeoutMs: 20_000, runner: viaRunner() }, { onMessage: (m) => messages.push(m) });
   assert.is(res.status, 'completed', res.error);
   assert.is(res.finalText, 'from the host');
   assert.ok(messages.length >= 3);
@@ -48,7 +48,7 @@ Remote('remote :: recorded: agent.started comes before the messages; no pid is s
   const { db } = testDb();
   const runId = randomUUID();
   db.prepare("INSERT INTO workflow_runs (id, workflow_name, workspace_path, graph) VALUES (?, 'wf', '/tmp', '{}')").run(runId);
-  const res = await runRecordedAgent(db, { runId, stepRunId: null, nodeId: 'n' }, { agent: 'gemini', prompt: 'x', cwd: repo, write: false, runtime: 'direct', sandbox: false, timeoutMs: 20_000 });
+  const res = await runRecordedAgent(db, { runId, stepRunId: null, nodeId: 'n' }, { agent: 'gemini', prompt: 'x', cwd: repo, write: false, runtime: 'direct', sandbox: false, timeoutMs: 20_000, runner: viaRunner() });
   assert.is(res.status, 'completed', res.error);
   const types = (db.prepare('SELECT type FROM run_events WHERE run_id = ? ORDER BY id').all(runId) as Array<{ type: string }>).map((e) => e.type);
   assert.is(types[0], 'agent.started');
@@ -58,7 +58,7 @@ Remote('remote :: recorded: agent.started comes before the messages; no pid is s
 
 Remote('remote :: the runner refuses an unapproved workspace; the error keeps its code', async () => {
   try {
-    await runAgent({ agent: 'codex', prompt: 'x', cwd: gitRepo(), write: false, runtime: 'direct', sandbox: false, timeoutMs: 20_000 });
+    await runAgent({ agent: 'codex', prompt: 'x', cwd: gitRepo(), write: false, runtime: 'direct', sandbox: false, timeoutMs: 20_000, runner: viaRunner() });
     assert.unreachable();
   } catch (e) {
     assert.is((e as { code?: string }).code, 'WORKSPACE_NOT_APPROVED');

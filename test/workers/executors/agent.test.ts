@@ -37,6 +37,9 @@ Agent('defaults :: claude, direct runtime, model from node data, cwd the working
   assert.is(r2.image, undefined, 'no image named: the container module picks WFCTL_AGENT_IMAGE or its default');
   const r3 = agentRequest({ db: f.db, config: f.config, run, node: node('c', 'x', { runtime: 'container', image: 'ghcr.io/acme/agents:1.2' }) });
   assert.is(r3.image, 'ghcr.io/acme/agents:1.2');
+  assert.is(r.runner, undefined, 'in-process unless the config names a host runner');
+  const r4 = agentRequest({ db: f.db, config: { ...f.config, runnerUrl: 'http://host.docker.internal:8091' }, run, node: node('d') });
+  assert.equal(r4.runner, { url: 'http://host.docker.internal:8091', home: f.config.home });
 });
 
 Agent('run :: each CLI runs as an agent node; its final answer is the step output', async () => {
