@@ -120,6 +120,23 @@ export function spawnTracked(cmd: string, args: string[], opts: SpawnOptions = {
   return child;
 }
 
+/**
+ * Resolves with how a child ended, at once if it already has, else when it exits; rejects after timeoutMs
+ * (naming the process) so a child that never ends fails its test instead of hanging the file. Attach it
+ * before signalling the child, or after: both work.
+ */
+export function exited(child: ChildProcess, timeoutMs = 20_000): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve({ code: child.exitCode, signal: child.signalCode });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`pid ${child.pid} (${child.spawnargs.slice(0, 3).join(' ')}) still running after ${timeoutMs} ms`)), timeoutMs);
+    timer.unref();
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal });
+    });
+  });
+}
+
 export interface CliResult {
   code: number | null;
   signal: NodeJS.Signals | null;

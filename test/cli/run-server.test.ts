@@ -6,7 +6,7 @@ import path from 'node:path';
 import { createSession } from '../../sql/sessions.js';
 import { listRuns } from '../../sql/runs.js';
 import { createUser } from '../../sql/users.js';
-import { runWfctl, spawnTracked, waitFor, WFCTL_BIN } from '../helpers.js';
+import { exited, runWfctl, spawnTracked, waitFor, WFCTL_BIN } from '../helpers.js';
 import { chain, cliHome, node } from './fixture.js';
 
 const S = suite('cli/run with a server and git');
@@ -49,9 +49,8 @@ S('api :: a run started by the CLI is visible through the API of a server on the
   assert.is(h.invocations().length, 2);
   const logs = await get(`/api/workflow-runs/${runId}/logs`);
   assert.match(logs.body[0].message, /run started: 2 nodes in 2 levels/);
-  const stopped = new Promise((resolve) => server.on('close', resolve));
   server.kill('SIGTERM');
-  await stopped;
+  await exited(server);
 });
 
 S('write :: --write delivers the change and ends with the bundle path; the checkout is untouched', async () => {

@@ -2,7 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { spawnTracked, tempDir, testEnv, waitFor, WFCTL_BIN } from '../helpers.js';
+import { exited, spawnTracked, tempDir, testEnv, waitFor, WFCTL_BIN } from '../helpers.js';
 
 const Runner = suite('cli/runner');
 
@@ -25,9 +25,8 @@ Runner('runner :: serves the runtime routes alone behind the secret it creates; 
     assert.is((await fetch(`http://127.0.0.1:${port}/api/workflows`, { headers: { authorization: `Bearer ${secret}` } })).status, 404, 'nothing but the runner routes');
     assert.match(out, /wfctl runner serving/);
   } finally {
-    const exit = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
     child.kill('SIGTERM');
-    assert.is(await exit, 0);
+    assert.is((await exited(child)).code, 0, out);
   }
 });
 

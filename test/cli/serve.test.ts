@@ -2,7 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { runWfctl, spawnTracked, tempDir, testEnv, waitFor, WFCTL_BIN } from '../helpers.js';
+import { exited, runWfctl, spawnTracked, tempDir, testEnv, waitFor, WFCTL_BIN } from '../helpers.js';
 
 const Serve = suite('cli/serve');
 
@@ -13,13 +13,11 @@ Serve('serve :: starts on the given port and answers health; SIGTERM stops it wi
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
-  const exit = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
   try {
     const body = await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/api/health`)).json() as Promise<any>, 30_000, 100, `health on ${port}: ${out}`);
     assert.is(body.database.path, path.join(home, 'data', 'app.db'));
     child.kill('SIGTERM');
-    const code = await Promise.race([exit, new Promise<string>((r) => setTimeout(() => r('still running 20 s after SIGTERM'), 20_000).unref())]);
-    assert.is(code, 0, `exit after SIGTERM; output: ${out}`);
+    assert.is((await exited(child)).code, 0, `exit after SIGTERM; output: ${out}`);
   } finally {
     if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGKILL');
   }

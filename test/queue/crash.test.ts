@@ -5,7 +5,7 @@ import path from 'node:path';
 import { createRun } from '../../queue/lifecycle.js';
 import { getRun } from '../../sql/runs.js';
 import { listSteps } from '../../sql/steps.js';
-import { gitRepo, pidAlive, spawnTracked, tempDir, testConfig, testDb, testEnv, waitFor, WFCTL_BIN } from '../helpers.js';
+import { exited, gitRepo, pidAlive, spawnTracked, tempDir, testConfig, testDb, testEnv, waitFor, WFCTL_BIN } from '../helpers.js';
 import { edge, node } from './fixture.js';
 
 const Crash = suite('queue/scheduler crash safety');
@@ -29,7 +29,7 @@ Crash('kill -9 :: a worker killed mid-level leaves a lease another worker takes 
   const first = start();
   const agentPid = await waitFor(() => db.prepare("SELECT pid FROM agent_runs WHERE run_id = ? AND node_id = 'b' AND pid IS NOT NULL").pluck().get(runId) as number | undefined, 20_000, 20, `node b to start (${first.err()})`);
   first.w.kill('SIGKILL');
-  await new Promise((r) => first.w.on('exit', r));
+  await exited(first.w);
   // The orphaned agent of the dead worker is not ours to keep; it is the in-flight attempt that was lost.
   try {
     process.kill(-agentPid, 'SIGKILL');
@@ -54,7 +54,7 @@ Crash('kill -9 :: a worker killed mid-level leaves a lease another worker takes 
     assert.equal(db.prepare("SELECT status FROM agent_runs WHERE run_id = ? AND node_id = 'b' ORDER BY started_at").pluck().all(runId), ['failed', 'completed']);
   } finally {
     second.w.kill('SIGTERM');
-    await new Promise((r) => second.w.on('exit', r));
+    await exited(second.w);
   }
 });
 

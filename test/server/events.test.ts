@@ -4,7 +4,7 @@ import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import WebSocket from 'ws';
-import { ROOT, spawnTracked, waitFor } from '../helpers.js';
+import { exited, ROOT, spawnTracked, waitFor } from '../helpers.js';
 import { edge, node } from '../queue/fixture.js';
 import { runApi, type RunApiFixture } from './run-fixture.js';
 
@@ -88,7 +88,7 @@ Stream('sse :: the global stream shows events written by another process (a `wfc
       db.close();
     `;
     const child = spawnTracked(process.execPath, ['--input-type=module', '-e', script], { env: { ...process.env, H: f.config.home, D: f.config.dbPath, R: runId } });
-    await new Promise((r) => child.on('close', r));
+    await exited(child);
     const got = await waitFor(() => s.events.find((e) => e.event === 'log' && e.data.payload.message === 'hello from another process'), 5000);
     assert.is(got.data.run_id, runId);
     assert.not.ok(s.events.some((e) => e.data.type === 'run.status' && e.data.payload.status === 'queued'), 'the global stream starts now');
