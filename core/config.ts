@@ -45,7 +45,7 @@ export const ENV_VARS: ReadonlyArray<{ name: string; default: string; meaning: s
   { name: 'WFCTL_HOST', default: '127.0.0.1', meaning: 'Address `wfctl serve` listens on.' },
   { name: 'WFCTL_PORT', default: '8080', meaning: 'Port `wfctl serve` listens on.' },
   { name: 'WFCTL_WORKSPACE_ROOTS', default: '$WFCTL_HOME/codebases', meaning: 'Colon-separated folders whose repositories count as approved workspaces.' },
-  { name: 'WFCTL_MAX_AGENTS', default: 'CPU count', meaning: 'Global cap on agent processes running at once.' },
+  { name: 'WFCTL_MAX_AGENTS', default: 'CPU count', meaning: 'Cap on agent processes one wfctl process (serve, worker, run) runs at once.' },
   { name: 'WFCTL_BUSY_TIMEOUT_MS', default: '5000', meaning: 'SQLite busy timeout.' },
   { name: 'WFCTL_LEASE_MS', default: '30000', meaning: 'Job lease length; an expired lease is taken over by another scheduler.' },
   { name: 'WFCTL_POLL_MS', default: '200', meaning: 'Queue poll interval across processes.' },
