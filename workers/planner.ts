@@ -23,6 +23,7 @@ import { runRecordedAgent } from './agents/record.js';
 import type { AgentResult } from './agents/types.js';
 import { agent as agentExecutor } from './executors/agent.js';
 import type { NodeExecutor } from './executors/types.js';
+import { deadline } from './deadline.js';
 import { detectSandbox } from './sandbox/detect.js';
 import { prepareWorkingCopy } from './workspace.js';
 
@@ -80,7 +81,7 @@ async function viaRunner(config: Config, req: AskRequest, timeoutMs: number): Pr
   const route = req.runtime === 'container' ? 'container-sandbox' : 'direct-cli';
   const url = `${config.runnerUrl.replace(/\/+$/, '')}/api/runtimes/${route}/run`;
   const secret = readSecret(config.home, 'runner')?.trim();
-  const signals = [AbortSignal.timeout(timeoutMs + 30_000), ...(req.signal ? [req.signal] : [])];
+  const limit = deadline(timeoutMs + 30_000, req.signal);
   let res: Response;
   try {
     res = await fetch(url, {
@@ -88,12 +89,13 @@ async function viaRunner(config: Config, req: AskRequest, timeoutMs: number): Pr
       headers: { 'content-type': 'application/json', ...(secret ? { authorization: `Bearer ${secret}` } : {}) },
       // write: false: planning only reads; the runner confines the agent to the workspace read-only.
       body: JSON.stringify({ agent: req.agent, ...(req.model ? { model: req.model } : {}), prompt: req.prompt, workspace_path: req.workspacePath, timeout_s: Math.ceil(timeoutMs / 1000), write: false }),
-      signal: AbortSignal.any(signals),
+      signal: limit.signal,
     });
   } catch (e) {
+    limit.clear();
     throw new WfError('AGENT_FAILED', `the host runner at ${config.runnerUrl} could not be reached: ${(e as Error).message}`);
   }
-  const body = (await res.json().catch(() => ({}))) as { exit_code?: number | null; output?: string; status?: string; error?: string; message?: string };
+  const body = (await res.json().catch(() => ({})).finally(() => limit.clear())) as { exit_code?: number | null; output?: string; status?: string; error?: string; message?: string };
   if (!res.ok) throw new WfError('AGENT_FAILED', `the host runner refused the planner (HTTP ${res.status}): ${body.message ?? body.error ?? 'no message'}`);
   const status = (body.status ?? (body.exit_code === 0 ? 'completed' : 'failed')) as AgentResult['status'];
   return answerOf(req.agent, { status, exitCode: body.exit_code ?? null, error: body.error, finalText: body.output ?? '' }, timeoutMs);

@@ -1,4 +1,5 @@
 /** webhook: POSTs {run_id, node_id, status, outputs} as JSON; a non-2xx answer or a time-out fails the node. */
+import { deadline } from '../deadline.js';
 import { parentOutputs, type NodeExecutor } from './types.js';
 
 export const DEFAULT_WEBHOOK_TIMEOUT_MS = 30_000;
@@ -16,20 +17,25 @@ export const webhook: NodeExecutor = async (ctx) => {
   };
   const timeoutMs = d.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS;
   let res: Response;
+  let text: string;
+  // The time-out covers the whole exchange: headers and body.
+  const limit = deadline(timeoutMs, ctx.signal);
   try {
     res = await fetch(String(d.url), {
       method: String(d.method ?? 'POST').toUpperCase(),
       headers: { 'content-type': 'application/json', 'user-agent': 'wfctl-webhook', ...(d.headers ?? {}) },
       body: JSON.stringify(body),
-      signal: AbortSignal.any([ctx.signal, AbortSignal.timeout(timeoutMs)]),
+      signal: limit.signal,
     });
+    text = (await res.text()).slice(0, 2000);
   } catch (e) {
     if (ctx.signal.aborted) throw e;
     const err = e as Error;
-    const why = err.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : (err.cause as Error | undefined)?.message ?? err.message;
+    const why = limit.signal.aborted ? `no answer within ${timeoutMs} ms` : (err.cause as Error | undefined)?.message ?? err.message;
     throw new Error(`webhook ${d.url} failed: ${why}`);
+  } finally {
+    limit.clear();
   }
-  const text = (await res.text().catch(() => '')).slice(0, 2000);
   if (!res.ok) throw new Error(`webhook ${d.url} answered HTTP ${res.status}${text ? `: ${text.slice(0, 300)}` : ''}`);
   return `webhook ${d.url} answered HTTP ${res.status}${text ? `\n${text}` : ''}`;
 };
