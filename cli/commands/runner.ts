@@ -41,7 +41,12 @@ export class RunnerCommand extends WfCommand {
       process.once('SIGINT', () => resolve());
       process.once('SIGTERM', () => resolve());
     });
-    await app.close();
+    // In-flight agent requests get the shutdown grace, then their connections are cut (their agents are
+    // cancelled by the disconnect), so a stuck client cannot hold the runner open.
+    const closing = app.close();
+    const graceTimer = setTimeout(() => app.server.closeAllConnections(), config.shutdownGraceMs);
+    await closing;
+    clearTimeout(graceTimer);
     db.close();
     return 0;
   }
