@@ -9,6 +9,7 @@ import path from 'node:path';
 import { WfError } from '../../core/errors.js';
 import { getRun } from '../../sql/runs.js';
 import { runArtifactsDir } from '../../workers/workspace.js';
+import { idParams } from '../schemas.js';
 
 /** Entries listed at most; a run that wrote more says so (`truncated`). */
 export const ARTIFACT_LIST_MAX = 500;
@@ -48,7 +49,7 @@ async function listFiles(root: string): Promise<{ files: Entry[]; truncated: boo
 export default async function artifactRoutes(app: FastifyInstance) {
   const { db, config } = app.services;
   app.get<{ Params: { id: string } }>('/api/workflow-runs/:id/artifacts', {
-    schema: { params: { type: 'object', additionalProperties: false, required: ['id'], properties: { id: { type: 'string', minLength: 1, maxLength: 100 } } } },
+    schema: { params: idParams },
   }, async (req) => {
     const run = getRun(db, req.params.id);
     if (!run) throw new WfError('RUN_NOT_FOUND', `no run '${req.params.id}'`);

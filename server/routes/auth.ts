@@ -8,9 +8,7 @@ import { createSession, invalidateSession, validateSessionToken } from '../../sq
 import { bearerToken } from '../plugins/auth.js';
 import { countUsers, createUser, findUserForLogin, getUser, verifyPassword, warmDummyHash, type PublicUser } from '../../sql/users.js';
 import { LOGIN_LIMITS, SlidingWindowLimiter } from '../plugins/ratelimit.js';
-
-/** Routes without query parameters refuse unknown ones, as bodies refuse unknown fields. */
-const noQuery = { type: 'object', additionalProperties: false, properties: {} } as const;
+import { noQuery } from '../schemas.js';
 
 export const credentialsBody = {
   type: 'object',

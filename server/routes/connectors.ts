@@ -7,9 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { WfError } from '../../core/errors.js';
 import { deleteConnector, listConnectors, saveConnector, type ConnectorInput } from '../../sql/catalogue.js';
 import { checkHttpUrl } from './providers.js';
-
-/** Routes without query parameters refuse unknown ones, as bodies refuse unknown fields. */
-const noQuery = { type: 'object', additionalProperties: false, properties: {} } as const;
+import { idParams, noQuery } from '../schemas.js';
 
 const props = {
   name: { type: 'string', minLength: 1, maxLength: 100 },
@@ -17,12 +15,6 @@ const props = {
   type: { type: 'string', pattern: '^[a-z][a-z0-9_-]{0,39}$' },
   config: { type: 'object' },
   token: { type: ['string', 'null'], maxLength: 10_000 },
-} as const;
-
-const idParams = {
-  type: 'object',
-  required: ['id'],
-  properties: { id: { type: 'string', minLength: 1, maxLength: 100 } },
 } as const;
 
 const MAX_CONFIG_BYTES = 64 * 1024;

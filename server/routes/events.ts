@@ -13,13 +13,7 @@ import { WfError } from '../../core/errors.js';
 import { lastEventId } from '../../sql/events.js';
 import { getRun } from '../../sql/runs.js';
 import { closeAllStreams, eventMessage, EventPump, lastEventIdOf, streamSse } from '../events.js';
-
-const idParams = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['id'],
-  properties: { id: { type: 'string', minLength: 1, maxLength: 100 } },
-} as const;
+import { idParams } from '../schemas.js';
 
 const streamQuery = {
   type: 'object',

@@ -5,9 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { WfError } from '../../core/errors.js';
 import { deleteProvider, listProviders, PROVIDER_TYPES, saveProvider, type ProviderInput } from '../../sql/catalogue.js';
-
-/** Routes without query parameters refuse unknown ones, as bodies refuse unknown fields. */
-const noQuery = { type: 'object', additionalProperties: false, properties: {} } as const;
+import { idParams, noQuery } from '../schemas.js';
 
 const props = {
   name: { type: 'string', minLength: 1, maxLength: 100 },
@@ -15,12 +13,6 @@ const props = {
   base_url: { type: ['string', 'null'], maxLength: 2000 },
   models: { type: 'array', maxItems: 200, items: { type: 'string', minLength: 1, maxLength: 200 } },
   api_key: { type: ['string', 'null'], maxLength: 10_000 },
-} as const;
-
-const idParams = {
-  type: 'object',
-  required: ['id'],
-  properties: { id: { type: 'string', minLength: 1, maxLength: 100 } },
 } as const;
 
 /** Throws VALIDATION_FAILED unless the value is an absolute http(s) URL. */

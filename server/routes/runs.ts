@@ -11,13 +11,7 @@ import { listLogs } from '../../sql/logs.js';
 import { getRun, listRuns } from '../../sql/runs.js';
 import { requireWorkflow } from '../../sql/workflows.js';
 import { resolveApprovedWorkspace } from '../../workers/workspace.js';
-
-const idParams = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['id'],
-  properties: { id: { type: 'string', minLength: 1, maxLength: 100 } },
-} as const;
+import { idParams } from '../schemas.js';
 
 const startBody = {
   type: 'object',

@@ -2,21 +2,13 @@
 import type { FastifyInstance } from 'fastify';
 import { WfError } from '../../core/errors.js';
 import { deleteSkill, insertSkill, listSkills, requireSkill, updateSkill, type SkillInput } from '../../sql/catalogue.js';
-
-/** Routes without query parameters refuse unknown ones, as bodies refuse unknown fields. */
-const noQuery = { type: 'object', additionalProperties: false, properties: {} } as const;
+import { idParams, noQuery } from '../schemas.js';
 
 const props = {
   name: { type: 'string', minLength: 1, maxLength: 100 },
   description: { type: 'string', maxLength: 2000 },
   compatible_roles: { type: 'array', maxItems: 50, items: { type: 'string', minLength: 1, maxLength: 100 } },
   prompt_template: { type: 'string', minLength: 1, maxLength: 100_000 },
-} as const;
-
-const idParams = {
-  type: 'object',
-  required: ['id'],
-  properties: { id: { type: 'string', minLength: 1, maxLength: 100 } },
 } as const;
 
 function check(b: SkillInput): SkillInput {

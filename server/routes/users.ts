@@ -2,15 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { createUser, deleteUser, listUsers, type Role } from '../../sql/users.js';
 import { requireAdmin } from '../plugins/auth.js';
-
-/** Routes without query parameters refuse unknown ones, as bodies refuse unknown fields. */
-const noQuery = { type: 'object', additionalProperties: false, properties: {} } as const;
-
-const idParams = {
-  type: 'object',
-  required: ['id'],
-  properties: { id: { type: 'string', minLength: 1, maxLength: 100 } },
-} as const;
+import { idParams, noQuery } from '../schemas.js';
 
 const createBody = {
   type: 'object',

@@ -8,20 +8,12 @@ import { WfError } from '../../core/errors.js';
 import {
   copyWorkflow, deleteWorkflow, insertWorkflow, listWorkflows, requireWorkflow, updateWorkflow, workflowRuns, type WorkflowKind,
 } from '../../sql/workflows.js';
-
-/** Routes without query parameters refuse unknown ones, as bodies refuse unknown fields. */
-const noQuery = { type: 'object', additionalProperties: false, properties: {} } as const;
+import { idOrNameParams, noQuery } from '../schemas.js';
 
 const name = { type: 'string', minLength: 1, maxLength: 200 } as const;
 const description = { type: 'string', maxLength: 5000 } as const;
 // The graph's inner shape is checked by assertValidGraph, which names the node and the problem (422).
 const graph = { type: 'object' } as const;
-
-const idParams = {
-  type: 'object',
-  required: ['id'],
-  properties: { id: { type: 'string', minLength: 1, maxLength: 300 } },
-} as const;
 
 const createBody = {
   type: 'object',
@@ -77,11 +69,11 @@ export default async function workflowRoutes(app: FastifyInstance) {
     return w;
   });
 
-  app.get<{ Params: { id: string } }>('/api/workflows/:id', { schema: { params: idParams, querystring: noQuery } }, async (req) => requireWorkflow(db, req.params.id));
+  app.get<{ Params: { id: string } }>('/api/workflows/:id', { schema: { params: idOrNameParams, querystring: noQuery } }, async (req) => requireWorkflow(db, req.params.id));
 
   app.put<{ Params: { id: string }; Body: { name?: string; description?: string; graph?: unknown } }>(
     '/api/workflows/:id',
-    { schema: { params: idParams, body: updateBody } },
+    { schema: { params: idOrNameParams, body: updateBody } },
     async (req) => {
       const w = requireWorkflow(db, req.params.id);
       const b = req.body;
@@ -93,14 +85,14 @@ export default async function workflowRoutes(app: FastifyInstance) {
     },
   );
 
-  app.delete<{ Params: { id: string } }>('/api/workflows/:id', { schema: { params: idParams } }, async (req, reply) => {
+  app.delete<{ Params: { id: string } }>('/api/workflows/:id', { schema: { params: idOrNameParams } }, async (req, reply) => {
     deleteWorkflow(db, requireWorkflow(db, req.params.id).id);
     reply.code(204);
   });
 
   app.post<{ Params: { id: string }; Body: { name?: string } | null }>(
     '/api/workflows/:id/publish',
-    { schema: { params: idParams, body: copyBody } },
+    { schema: { params: idOrNameParams, body: copyBody } },
     async (req, reply) => {
       const w = requireWorkflow(db, req.params.id);
       if (w.kind !== 'user') throw new WfError('VALIDATION_FAILED', `'${w.name}' is already a template; use it to make an editable copy`);
@@ -112,7 +104,7 @@ export default async function workflowRoutes(app: FastifyInstance) {
 
   app.post<{ Params: { id: string }; Body: { name?: string } | null }>(
     '/api/workflows/:id/use',
-    { schema: { params: idParams, body: copyBody } },
+    { schema: { params: idOrNameParams, body: copyBody } },
     async (req, reply) => {
       const w = requireWorkflow(db, req.params.id);
       if (w.kind !== 'template') throw new WfError('VALIDATION_FAILED', `'${w.name}' is not a template; only templates can be used`);
@@ -124,7 +116,7 @@ export default async function workflowRoutes(app: FastifyInstance) {
 
   app.get<{ Params: { id: string }; Querystring: { limit: number } }>('/api/workflows/:id/runs', {
     schema: {
-      params: idParams,
+      params: idOrNameParams,
       querystring: {
         type: 'object',
         additionalProperties: false,
