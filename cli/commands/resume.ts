@@ -22,12 +22,8 @@ export class ResumeCommand extends WfCommand {
   timeout = Option.String('--timeout', { description: 'Cancel the run after this long (e.g. 90s, 20m); exit 124' });
 
   async run(): Promise<number> {
-    const { parseDuration } = await import('../../core/time.js');
-    let timeoutMs: number | undefined;
-    if (this.timeout !== undefined) {
-      timeoutMs = parseDuration(this.timeout);
-      if (!timeoutMs || timeoutMs <= 0) throw new UsageError(`--timeout '${this.timeout}' is not a duration; use e.g. 90s, 20m or 1h30m`);
-    }
+    const { timeoutMsOf } = await import('../options.js');
+    const timeoutMs = timeoutMsOf(this.timeout);
     const { loadConfig } = await import('../../core/config.js');
     const { isWfError } = await import('../../core/errors.js');
     const { openDatabase } = await import('../../sql/db.js');

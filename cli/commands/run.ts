@@ -1,4 +1,4 @@
-import { Command, Option, UsageError } from 'clipanion';
+import { Command, Option } from 'clipanion';
 import { WfCommand } from '../base.js';
 
 export class RunCommand extends WfCommand {
@@ -38,12 +38,8 @@ export class RunCommand extends WfCommand {
   sandbox = Option.Boolean('--sandbox', true, { description: 'Confine agents with the OS sandbox (--no-sandbox: run them unconfined)' });
 
   async run(): Promise<number> {
-    const { parseDuration } = await import('../../core/time.js');
-    let timeoutMs: number | undefined;
-    if (this.timeout !== undefined) {
-      timeoutMs = parseDuration(this.timeout);
-      if (!timeoutMs || timeoutMs <= 0) throw new UsageError(`--timeout '${this.timeout}' is not a duration; use e.g. 90s, 20m or 1h30m`);
-    }
+    const { timeoutMsOf } = await import('../options.js');
+    const timeoutMs = timeoutMsOf(this.timeout);
     const { loadConfig } = await import('../../core/config.js');
     const { openDatabase } = await import('../../sql/db.js');
     const { createLocalRun } = await import('../local-run.js');
