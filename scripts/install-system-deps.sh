@@ -5,10 +5,11 @@
 #   chromium   the end-to-end UI suite (driven by playwright-core; never a downloaded browser)
 #   util-linux `script`, to run the CLI under a real pseudo-terminal
 #   procps     `ps`, to prove agent processes are gone
+#   gcc, libc6-dev  `cc`, for the read-only-storage fault test's small preload library
 set -euo pipefail
 need=()
 have() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
-for pkg in git bubblewrap chromium util-linux procps; do
+for pkg in git bubblewrap chromium util-linux procps gcc libc6-dev; do
   have "$pkg" || need+=("$pkg")
 done
 if [ ${#need[@]} -eq 0 ]; then
