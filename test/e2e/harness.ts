@@ -45,7 +45,7 @@ export async function startE2E(env: Record<string, string> = {}): Promise<E2E> {
     executablePath: CHROMIUM,
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, baseURL: server.url });
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, baseURL: server.url, reducedMotion: 'reduce' });
   // Generous: the machine is shared and slow at times; a real failure still fails, only later.
   context.setDefaultTimeout(45_000);
   const page = await context.newPage();
