@@ -5,12 +5,12 @@
  */
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import type { Config } from '../../core/config.js';
 import type { Graph, GraphEdge, GraphNode, NodeData, NodeType } from '../../core/graph.js';
 import type { DB } from '../../sql/db.js';
 import { insertWorkflow } from '../../sql/workflows.js';
-import { testConfig, testDb, tempDir, testEnv } from '../helpers.js';
+import { spawnTracked, testConfig, testDb, tempDir, testEnv, WFCTL_BIN } from '../helpers.js';
 
 export interface FakeInvocation {
   agent: string;
@@ -72,4 +72,26 @@ export function chain(objA: string, objB: string): Graph {
 export function stripAnsi(s: string): string {
   // eslint-disable-next-line no-control-regex
   return s.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '');
+}
+
+/** A child process whose combined output is collected; `exit` resolves with its code. */
+export interface Proc {
+  child: ChildProcess;
+  out(): string;
+  exit: Promise<number | null>;
+}
+
+export function start(cmd: string, args: string[], env: NodeJS.ProcessEnv, stdin: 'pipe' | 'ignore' = 'ignore'): Proc {
+  const child = spawnTracked(cmd, args, { env, stdio: [stdin, 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  const exit = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  return { child, out: () => out, exit };
+}
+
+/** wfctl under a real pseudo-terminal of 120 columns (script(1)). */
+export function inPty(h: CliHome, args: string[], env: NodeJS.ProcessEnv = h.env): Proc {
+  const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+  return start('script', ['-qefc', `stty cols 120 rows 40; ${[process.execPath, WFCTL_BIN, ...args].map(q).join(' ')}`, '/dev/null'], { ...env, TERM: 'xterm-256color' }, 'pipe');
 }

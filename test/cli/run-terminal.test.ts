@@ -1,32 +1,12 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { getRun, listRuns } from '../../sql/runs.js';
-import { pidAlive, runWfctl, spawnTracked, tempDir, waitFor, WFCTL_BIN } from '../helpers.js';
-import { chain, cliHome, node, stripAnsi, type CliHome } from './fixture.js';
+import { pidAlive, runWfctl, tempDir, waitFor, WFCTL_BIN } from '../helpers.js';
+import { chain, cliHome, node, stripAnsi, type CliHome, inPty, start, type Proc } from './fixture.js';
 
 const T = suite('cli/run on a terminal');
 
-interface Proc {
-  child: ChildProcess;
-  out(): string;
-  exit: Promise<number | null>;
-}
-
-function start(cmd: string, args: string[], env: NodeJS.ProcessEnv, stdin: 'pipe' | 'ignore' = 'ignore'): Proc {
-  const child = spawnTracked(cmd, args, { env, stdio: [stdin, 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
-  const exit = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  return { child, out: () => out, exit };
-}
-
-/** wfctl under a real pseudo-terminal of 120 columns (script(1)). */
-function inPty(h: CliHome, args: string[], env: NodeJS.ProcessEnv = h.env): Proc {
-  const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-  return start('script', ['-qefc', `stty cols 120 rows 40; ${[process.execPath, WFCTL_BIN, ...args].map(q).join(' ')}`, '/dev/null'], { ...env, TERM: 'xterm-256color' }, 'pipe');
-}
 
 /** Pids whose process group is `pgid`. */
 function groupPids(pgid: number): number[] {
