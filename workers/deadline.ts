@@ -7,10 +7,14 @@
  */
 export function deadline(ms: number, parent?: AbortSignal): { signal: AbortSignal; clear(): void } {
   const ac = new AbortController();
+  if (parent?.aborted) {
+    ac.abort(parent.reason);
+    return { signal: ac.signal, clear() {} };
+  }
   const onParent = () => ac.abort(parent!.reason);
-  if (parent?.aborted) ac.abort(parent.reason);
-  else parent?.addEventListener('abort', onParent, { once: true });
-  const timer = setTimeout(() => ac.abort(new DOMException(`timed out after ${ms} ms`, 'TimeoutError')), ms);
+  parent?.addEventListener('abort', onParent, { once: true });
+  // unref: a deadline alone is no reason to keep the process alive (the guarded request is).
+  const timer = setTimeout(() => ac.abort(new DOMException(`timed out after ${ms} ms`, 'TimeoutError')), ms).unref();
   return {
     signal: ac.signal,
     clear() {
