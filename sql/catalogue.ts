@@ -107,27 +107,18 @@ export function saveProvider(db: DB, home: string, id: string | undefined, input
     has_api_key: input.api_key === undefined ? hasSecret(home, secret) : input.api_key !== null,
   };
   const status = providerStatus(merged);
-  const previousKey = input.api_key === undefined ? undefined : readPrevious(home, secret);
-  if (typeof input.api_key === 'string') writeSecret(home, secret, input.api_key);
-  try {
-    const now = nowIso();
-    db.transaction(() => {
-      if (existing) {
-        db.prepare('UPDATE model_providers SET name = ?, type = ?, base_url = ?, models = ?, has_api_key = ?, status = ?, updated_at = ? WHERE id = ?').run(
-          merged.name, merged.type, merged.base_url, JSON.stringify(merged.models), merged.has_api_key ? 1 : 0, status, now, pid,
-        );
-      } else {
-        db.prepare('INSERT INTO model_providers (id, name, type, base_url, models, has_api_key, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)').run(
-          pid, merged.name, merged.type, merged.base_url, JSON.stringify(merged.models), merged.has_api_key ? 1 : 0, status, now, now,
-        );
-      }
-    }).immediate();
-  } catch (e) {
-    restore(home, secret, input.api_key, previousKey);
-    if (uniqueViolation(e)) throw new WfError('NAME_TAKEN', `a model provider named '${merged.name}' exists; choose another name`);
-    throw e;
-  }
-  if (input.api_key === null) deleteSecret(home, secret);
+  const now = nowIso();
+  saveWithSecret(db, home, secret, input.api_key, `a model provider named '${merged.name}' exists; choose another name`, () => {
+    if (existing) {
+      db.prepare('UPDATE model_providers SET name = ?, type = ?, base_url = ?, models = ?, has_api_key = ?, status = ?, updated_at = ? WHERE id = ?').run(
+        merged.name, merged.type, merged.base_url, JSON.stringify(merged.models), merged.has_api_key ? 1 : 0, status, now, pid,
+      );
+    } else {
+      db.prepare('INSERT INTO model_providers (id, name, type, base_url, models, has_api_key, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)').run(
+        pid, merged.name, merged.type, merged.base_url, JSON.stringify(merged.models), merged.has_api_key ? 1 : 0, status, now, now,
+      );
+    }
+  });
   return getProvider(db, pid)!;
 }
 
@@ -140,15 +131,26 @@ export function deleteProvider(db: DB, home: string, id: string): void {
 // ---- secrets rollback -------------------------------------------------------------------------------------
 
 
-function readPrevious(home: string, name: string): string | null {
-  return readSecret(home, name) ?? null;
-}
-
-/** Puts the secret back as it was before a failed save (only when this save had changed it). */
-function restore(home: string, name: string, sent: string | null | undefined, previous: string | null | undefined): void {
-  if (typeof sent !== 'string') return;
-  if (previous === null || previous === undefined) deleteSecret(home, name);
-  else writeSecret(home, name, previous);
+/**
+ * Saves a row together with its write-only secret (`sent`: a string sets it, null removes it, undefined leaves
+ * it). The secret file is written before the row commits and put back as it was if the row fails, so a failed
+ * request leaves neither a row nor a changed secret; a removal happens only once the row has committed.
+ * A unique-name violation becomes NAME_TAKEN with `nameTaken` as its message.
+ */
+function saveWithSecret(db: DB, home: string, secret: string, sent: string | null | undefined, nameTaken: string, writeRow: () => void): void {
+  const previous = typeof sent === 'string' ? readSecret(home, secret) : undefined;
+  if (typeof sent === 'string') writeSecret(home, secret, sent);
+  try {
+    db.transaction(writeRow).immediate();
+  } catch (e) {
+    if (typeof sent === 'string') {
+      if (previous === undefined) deleteSecret(home, secret);
+      else writeSecret(home, secret, previous);
+    }
+    if (uniqueViolation(e)) throw new WfError('NAME_TAKEN', nameTaken);
+    throw e;
+  }
+  if (sent === null) deleteSecret(home, secret);
 }
 
 // ---- skills -----------------------------------------------------------------------------------------------
@@ -238,27 +240,18 @@ export function saveConnector(db: DB, home: string, id: string | undefined, inpu
     has_token: input.token === undefined ? hasSecret(home, secret) : input.token !== null,
   };
   const status = connectorStatus(merged);
-  const previous = input.token === undefined ? undefined : readPrevious(home, secret);
-  if (typeof input.token === 'string') writeSecret(home, secret, input.token);
-  try {
-    const now = nowIso();
-    db.transaction(() => {
-      if (existing) {
-        db.prepare('UPDATE connectors SET name = ?, type = ?, config = ?, has_secret = ?, status = ?, updated_at = ? WHERE id = ?').run(
-          merged.name, merged.type, JSON.stringify(merged.config), merged.has_token ? 1 : 0, status, now, cid,
-        );
-      } else {
-        db.prepare('INSERT INTO connectors (id, name, type, config, has_secret, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)').run(
-          cid, merged.name, merged.type, JSON.stringify(merged.config), merged.has_token ? 1 : 0, status, now, now,
-        );
-      }
-    }).immediate();
-  } catch (e) {
-    restore(home, secret, input.token, previous);
-    if (uniqueViolation(e)) throw new WfError('NAME_TAKEN', `a connector named '${merged.name}' exists; choose another name`);
-    throw e;
-  }
-  if (input.token === null) deleteSecret(home, secret);
+  const now = nowIso();
+  saveWithSecret(db, home, secret, input.token, `a connector named '${merged.name}' exists; choose another name`, () => {
+    if (existing) {
+      db.prepare('UPDATE connectors SET name = ?, type = ?, config = ?, has_secret = ?, status = ?, updated_at = ? WHERE id = ?').run(
+        merged.name, merged.type, JSON.stringify(merged.config), merged.has_token ? 1 : 0, status, now, cid,
+      );
+    } else {
+      db.prepare('INSERT INTO connectors (id, name, type, config, has_secret, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)').run(
+        cid, merged.name, merged.type, JSON.stringify(merged.config), merged.has_token ? 1 : 0, status, now, now,
+      );
+    }
+  });
   return getConnector(db, cid)!;
 }
 
