@@ -17,7 +17,7 @@ import { appendEvent } from '../sql/events.js';
 import { appendLog } from '../sql/logs.js';
 import { insertApproval, toApproval } from '../sql/approvals.js';
 import { getRun, heartbeat, runContext, runGraph, setRunPlan, setRunProgress, transitionRun, type RunRow } from '../sql/runs.js';
-import { closeLostAgentRuns, finishStep, insertStep, latestSteps, type StepRow } from '../sql/steps.js';
+import { closeLostAgentRuns, completedOutputs, finishStep, insertStep, latestSteps, type StepRow } from '../sql/steps.js';
 import { runNode, type NodeOutcome, type NodeTask } from '../workers/executors/index.js';
 import type { NodePool } from '../workers/pool.js';
 import { deliverRun } from '../workers/delivery.js';
@@ -282,12 +282,7 @@ export class Scheduler {
       return;
     }
     if ([...outcomes.values()].some((o) => o.status === 'cancelled')) return;
-    const after = latestSteps(this.db, run.id);
-    const outputs = new Map<string, string>();
-    for (const id of level.nodeIds) {
-      const s = after.get(id);
-      if (s?.status === 'completed') outputs.set(id, s.output ?? '');
-    }
+    const outputs = completedOutputs(latestSteps(this.db, run.id), level.nodeIds);
     tx(this.db, () => {
       const cur = getRun(this.db, run.id);
       if (!cur || cur.status !== 'running') return;
@@ -377,8 +372,7 @@ export class Scheduler {
     tx(this.db, () => {
       if (!transitionRun(this.db, run.id, 'finish')) return;
       appendLog(this.db, run.id, 'info', 'run completed');
-      const outputs = new Map<string, string>();
-      for (const [id, s] of latestSteps(this.db, run.id)) if (s.status === 'completed') outputs.set(id, s.output ?? '');
+      const outputs = completedOutputs(latestSteps(this.db, run.id));
       appendEvent(this.db, run.id, 'run.report', { ...finalReport(runGraph(getRun(this.db, run.id)!), outputs) });
     });
   }

@@ -64,6 +64,16 @@ export function latestSteps(db: DB, runId: string): Map<string, StepRow> {
   return new Map(rows.map((r) => [r.node_id, r]));
 }
 
+/** Outputs of the given nodes (default: all) whose latest step completed, in the order of `ids`. */
+export function completedOutputs(latest: ReadonlyMap<string, StepRow>, ids: Iterable<string> = latest.keys()): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const id of ids) {
+    const s = latest.get(id);
+    if (s?.status === 'completed') out.set(id, s.output ?? '');
+  }
+  return out;
+}
+
 /** Steps of the run still running or waiting (cancel, expiry and crash recovery close them). */
 export function openSteps(db: DB, runId: string): StepRow[] {
   return stmt(db, `SELECT * FROM workflow_step_runs WHERE run_id = ? AND status IN ('pending', 'running', 'waiting_approval')`).all(runId) as StepRow[];
