@@ -9,7 +9,7 @@ import { isAgentNode, type NodeType } from '../../core/graph.js';
 import type { DB } from '../../sql/db.js';
 import { appendLog } from '../../sql/logs.js';
 import { getRun, runGraph, runStatus } from '../../sql/runs.js';
-import { finishStep, insertStep, latestSteps } from '../../sql/steps.js';
+import { finishStep, insertStep, latestSteps, type StepRow } from '../../sql/steps.js';
 import { agent } from './agent.js';
 import { aggregator, conditional } from './control.js';
 import { memoryWrite } from './memory.js';
@@ -73,7 +73,8 @@ export async function runNode(db: DB, config: Config, task: NodeTask): Promise<N
   try {
     let lastError = '';
     for (let i = 1; i <= maxAttempts; i++) {
-      const run = getRun(db, task.runId);
+      // The first attempt uses the row just read; a retry reads it again (the run may have been cancelled).
+      const run = i === 1 ? run0 : getRun(db, task.runId);
       if (!run || run.status !== 'running' || ac.signal.aborted) return { nodeId: node.id, status: 'cancelled' };
       const step = tx(db, () => {
         const s = insertStep(db, { runId: run.id, nodeId: node.id, nodeType: node.type, level: task.level, status: 'running' });
@@ -81,7 +82,9 @@ export async function runNode(db: DB, config: Config, task: NodeTask): Promise<N
         return s;
       });
       try {
-        const output = await exec({ db, config, run, graph, node, step, signal: ac.signal, latest: latestSteps(db, run.id) });
+        // Read on first use: most executors (agents) never look, and the query grows with the run.
+        let latest: Map<string, StepRow> | undefined;
+        const output = await exec({ db, config, run, graph, node, step, signal: ac.signal, get latest() { return (latest ??= latestSteps(db, run.id)); } });
         if (ac.signal.aborted) throw new NodeCancelled();
         tx(db, () => finishStep(db, step, 'completed', { output, summary: summarize(output) }));
         return { nodeId: node.id, status: 'completed', output };
