@@ -23,8 +23,17 @@ export interface AgentRunContext {
 
 export async function runRecordedAgent(db: DB, ctx: AgentRunContext, req: AgentRequest, hooks: RunAgentHooks = {}): Promise<AgentResult & { agentRunId: string }> {
   const agentRunId = randomUUID();
-  stmt(db, `INSERT INTO agent_runs (id, run_id, step_run_id, node_id, agent, model, runtime, command, cwd, status, started_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, '[]', ?, 'running', ?)`).run(agentRunId, ctx.runId, ctx.stepRunId, ctx.nodeId, req.agent, req.model ?? null, req.runtime, req.cwd, nowIso());
+  const startedAt = nowIso();
+  // The row is written by the first transaction that needs it (the spawn's, normally), not by one of its own:
+  // one write transaction fewer per agent. A remote agent gets its row at once (its start is not reported).
+  let inserted = false;
+  const insertRow = () => {
+    if (inserted) return;
+    stmt(db, `INSERT INTO agent_runs (id, run_id, step_run_id, node_id, agent, model, runtime, command, cwd, status, started_at)
+              VALUES (?, ?, ?, ?, ?, ?, ?, '[]', ?, 'running', ?)`).run(agentRunId, ctx.runId, ctx.stepRunId, ctx.nodeId, req.agent, req.model ?? null, req.runtime, req.cwd, startedAt);
+    inserted = true;
+  };
+  if (req.runner) insertRow();
 
   let started = false;
   const startedEvent = (pid: number | null) => {
@@ -35,6 +44,7 @@ export async function runRecordedAgent(db: DB, ctx: AgentRunContext, req: AgentR
   let timer: NodeJS.Timeout | undefined;
   const insertMsg = stmt(db, 'INSERT INTO agent_messages (agent_run_id, run_id, node_id, seq, kind, content, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)');
   const writeBatch = db.transaction((batch: AgentMessage[]) => {
+    insertRow();
     // A host-runner agent reports no start of its own.
     if (!started) startedEvent(null);
     for (const m of batch) {
@@ -57,6 +67,7 @@ export async function runRecordedAgent(db: DB, ctx: AgentRunContext, req: AgentR
       signal: hooks.signal,
       onStart(info) {
         db.transaction(() => {
+          insertRow();
           stmt(db, 'UPDATE agent_runs SET pid = ?, command = ? WHERE id = ?').run(info.pid, JSON.stringify(info.command), agentRunId);
           startedEvent(info.pid);
         }).immediate();
@@ -72,12 +83,16 @@ export async function runRecordedAgent(db: DB, ctx: AgentRunContext, req: AgentR
   } catch (e) {
     // Refused before start (no sandbox, CLI missing): the attempt is still on record.
     clearTimeout(timer);
-    stmt(db, "UPDATE agent_runs SET status = 'failed', error = ?, completed_at = ? WHERE id = ?").run((e as Error).message, nowIso(), agentRunId);
-    if (ctx.runId) appendEvent(db, ctx.runId, 'agent.completed', { agent_run_id: agentRunId, node_id: ctx.nodeId, status: 'failed', error: (e as Error).message });
+    db.transaction(() => {
+      insertRow();
+      stmt(db, "UPDATE agent_runs SET status = 'failed', error = ?, completed_at = ? WHERE id = ?").run((e as Error).message, nowIso(), agentRunId);
+      if (ctx.runId) appendEvent(db, ctx.runId, 'agent.completed', { agent_run_id: agentRunId, node_id: ctx.nodeId, status: 'failed', error: (e as Error).message });
+    }).immediate();
     throw e;
   }
   const r = result;
   db.transaction(() => {
+    insertRow();
     if (!started) startedEvent(null);
     flush();
     stmt(db, `UPDATE agent_runs SET command = ?, pid = COALESCE(pid, ?), status = ?, exit_code = ?, session_id = ?, input_tokens = ?, output_tokens = ?,
