@@ -9,6 +9,7 @@ import { seed } from '../sql/seed.js';
 import { detectSandbox } from '../workers/sandbox/detect.js';
 import { startEngine } from '../queue/engine.js';
 import { buildApp } from './app.js';
+import { trackConnections } from './connections.js';
 import type { SchedulerStatus } from './services.js';
 
 export interface RunningServer {
@@ -29,6 +30,7 @@ export async function startServer(config: Config, io: { stdout: Writable } = { s
     { db, config, scheduler: schedulerStatus, sandbox: () => detectSandbox() },
     { logger: config.logLevel === 'silent' ? false : { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] } },
   );
+  const connections = trackConnections(app.server);
   await app.listen({ host: config.host, port: config.port });
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : config.port;
@@ -45,7 +47,10 @@ export async function startServer(config: Config, io: { stdout: Writable } = { s
       process.off('SIGTERM', onSignal);
       // Graceful shutdown (issue 9): the scheduler stops leasing at once and gives in-flight nodes
       // config.shutdownGraceMs (then interrupts them and releases their leases) while the API closes.
-      await Promise.all([app.close(), engine?.stop()]);
+      // Spare connections without a request (browsers open them ahead of need) would hold the stop open.
+      const stopped = Promise.all([app.close(), engine?.stop()]);
+      connections.closeIdle();
+      await stopped;
       scheduler = { status: config.embeddedScheduler ? 'stopped' : 'disabled' };
       db.close();
       resolveDone(0);

@@ -5,6 +5,7 @@
  */
 import { spawn, spawnSync, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig, type Config } from '../core/config.js';
@@ -186,6 +187,14 @@ export async function waitFor<T>(fn: () => T | Promise<T>, timeoutMs = 10_000, i
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
     await new Promise((r) => setTimeout(r, intervalMs));
   }
+}
+
+/** A connection to 127.0.0.1:port that sends nothing, like a browser's or HTTP client's spare connection. */
+export function openSpare(port: number): Promise<net.Socket> {
+  return new Promise((resolve, reject) => {
+    const s = net.connect(port, '127.0.0.1', () => resolve(s));
+    s.once('error', reject);
+  });
 }
 
 /** Whether a process id is alive (and not a zombie). */

@@ -28,10 +28,12 @@ export class RunnerCommand extends WfCommand {
     const { loadConfig } = await import('../../core/config.js');
     const { openDatabase } = await import('../../sql/db.js');
     const { buildRunnerApp, runnerSecret } = await import('../../server/routes/runtimes.js');
+    const { trackConnections } = await import('../../server/connections.js');
     // The runner runs agents itself; forwarding to another runner would loop.
     const config = { ...loadConfig(process.env), runnerUrl: '' };
     const db = openDatabase(config);
     const app = await buildRunnerApp(db, config, runnerSecret(config));
+    const connections = trackConnections(app.server);
     const host = this.host ?? '127.0.0.1';
     await app.listen({ host, port: (this.port as number | undefined) ?? RUNNER_PORT });
     const addr = app.server.address();
@@ -44,6 +46,8 @@ export class RunnerCommand extends WfCommand {
     // In-flight agent requests get the shutdown grace, then their connections are cut (their agents are
     // cancelled by the disconnect), so a stuck client cannot hold the runner open.
     const closing = app.close();
+    // Spare client connections without a request are closed now; finished requests' connections as they end.
+    connections.closeIdle();
     const graceTimer = setTimeout(() => app.server.closeAllConnections(), config.shutdownGraceMs);
     await closing;
     clearTimeout(graceTimer);

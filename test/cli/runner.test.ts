@@ -2,7 +2,8 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { exited, spawnTracked, tempDir, testEnv, waitFor, WFCTL_BIN } from '../helpers.js';
+import { spawnSync } from 'node:child_process';
+import { exited, gitRepo, openSpare, runWfctl, spawnTracked, tempDir, testEnv, waitFor, WFCTL_BIN } from '../helpers.js';
 
 const Runner = suite('cli/runner');
 
@@ -27,6 +28,40 @@ Runner('runner :: serves the runtime routes alone behind the secret it creates; 
   } finally {
     child.kill('SIGTERM');
     assert.is((await exited(child)).code, 0, out);
+  }
+});
+
+Runner('runner :: after an aborted agent request and with a spare connection open, SIGTERM still stops it at once', async () => {
+  const home = tempDir();
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  // A grace far beyond the bound below: the stop must not depend on cutting connections after the grace.
+  const env = testEnv(home, { WFCTL_SHUTDOWN_GRACE_MS: '600000' });
+  const child = spawnTracked(process.execPath, [WFCTL_BIN, 'runner', '--port', String(port)], { env });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  let spare: Awaited<ReturnType<typeof openSpare>> | undefined;
+  try {
+    await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/api/health`)).ok, 15_000, 100, `runner on ${port}: ${out}`);
+    const repo = gitRepo();
+    assert.is((await runWfctl(['workspace', 'approve', repo], { env })).code, 0);
+    const secret = readFileSync(path.join(home, 'secrets', 'runner'), 'utf8').trim();
+    const marker = `marker-${Date.now()}-${port}`;
+    const ac = new AbortController();
+    const req = fetch(`http://127.0.0.1:${port}/api/runtimes/direct-cli/run`, {
+      method: 'POST', signal: ac.signal, headers: { 'content-type': 'application/json', authorization: `Bearer ${secret}` },
+      body: JSON.stringify({ agent: 'claude', prompt: `${marker} [[fake:sleep=30]]`, workspace_path: repo, sandbox: false }),
+    });
+    await waitFor(() => spawnSync('pgrep', ['-f', marker]).status === 0, 10_000, 50, 'agent running on the runner');
+    ac.abort();
+    await req.catch(() => undefined);
+    await waitFor(() => spawnSync('pgrep', ['-f', marker]).status === 1, 10_000, 50, 'agent cancelled by the disconnect');
+    spare = await openSpare(port);
+    child.kill('SIGTERM');
+    assert.is((await exited(child, 10_000)).code, 0, out);
+  } finally {
+    spare?.destroy();
+    if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGKILL');
   }
 });
 

@@ -2,7 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { exited, runWfctl, spawnTracked, tempDir, testEnv, waitFor, WFCTL_BIN } from '../helpers.js';
+import { exited, openSpare, runWfctl, spawnTracked, tempDir, testEnv, waitFor, WFCTL_BIN } from '../helpers.js';
 
 const Serve = suite('cli/serve');
 
@@ -19,6 +19,27 @@ Serve('serve :: starts on the given port and answers health; SIGTERM stops it wi
     child.kill('SIGTERM');
     assert.is((await exited(child)).code, 0, `exit after SIGTERM; output: ${out}`);
   } finally {
+    if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGKILL');
+  }
+});
+
+Serve('serve :: a spare connection that never sends a request does not hold SIGTERM open', async () => {
+  const home = tempDir();
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  // A long grace: only the closing of idle connections can end the process in time, not a cut after the grace.
+  const child = spawnTracked(process.execPath, [WFCTL_BIN, 'serve', '--port', String(port)], { env: testEnv(home, { WFCTL_SHUTDOWN_GRACE_MS: '600000' }) });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  let spare: Awaited<ReturnType<typeof openSpare>> | undefined;
+  try {
+    await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/api/health`)).ok, 30_000, 100, `health on ${port}: ${out}`);
+    // Browsers and HTTP clients open connections ahead of need and keep them for minutes.
+    spare = await openSpare(port);
+    child.kill('SIGTERM');
+    assert.is((await exited(child, 10_000)).code, 0, `exit after SIGTERM with a spare connection open; output: ${out}`);
+  } finally {
+    spare?.destroy();
     if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGKILL');
   }
 });
