@@ -189,6 +189,28 @@ export async function waitFor<T>(fn: () => T | Promise<T>, timeoutMs = 10_000, i
   }
 }
 
+/**
+ * `wfctl <command> --port <random>` (serve, runner) as a real child process, once its health route answers:
+ * the child, its port and everything it printed so far. `kill()` SIGKILLs its group if it is still running.
+ */
+export async function startListening(command: 'serve' | 'runner', env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; port: number; out: () => string; kill: () => void }> {
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  const child = spawnTracked(process.execPath, [WFCTL_BIN, command, '--port', String(port)], { env });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  const kill = () => {
+    if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGKILL');
+  };
+  try {
+    await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/api/health`)).ok, 30_000, 100, `wfctl ${command} on ${port}: ${out}`);
+  } catch (e) {
+    kill();
+    throw e;
+  }
+  return { child, port, out: () => out, kill };
+}
+
 /** A connection to 127.0.0.1:port that sends nothing, like a browser's or HTTP client's spare connection. */
 export function openSpare(port: number): Promise<net.Socket> {
   return new Promise((resolve, reject) => {

@@ -3,52 +3,43 @@ import * as assert from 'uvu/assert';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { exited, gitRepo, openSpare, runWfctl, spawnTracked, tempDir, testEnv, waitFor, WFCTL_BIN } from '../helpers.js';
+import { exited, gitRepo, openSpare, runWfctl, startListening, tempDir, testEnv, waitFor } from '../helpers.js';
 
 const Runner = suite('cli/runner');
 
 Runner('runner :: serves the runtime routes alone behind the secret it creates; SIGTERM stops it with 0', async () => {
   const home = tempDir();
-  const port = 20000 + Math.floor(Math.random() * 20000);
-  const child = spawnTracked(process.execPath, [WFCTL_BIN, 'runner', '--port', String(port)], { env: testEnv(home) });
-  let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
+  const s = await startListening('runner', testEnv(home));
   try {
-    await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/api/health`)).ok, 15_000, 100, `runner on ${port}: ${out}`);
     const secret = readFileSync(path.join(home, 'secrets', 'runner'), 'utf8');
-    const url = `http://127.0.0.1:${port}/api/runtimes/direct-cli/run`;
+    const url = `http://127.0.0.1:${s.port}/api/runtimes/direct-cli/run`;
     const payload = JSON.stringify({ agent: 'claude', prompt: 'x', workspace_path: '/nonexistent' });
     const noAuth = await fetch(url, { method: 'POST', body: payload, headers: { 'content-type': 'application/json' } });
     assert.is(noAuth.status, 401);
     const withAuth = await fetch(url, { method: 'POST', body: payload, headers: { 'content-type': 'application/json', authorization: `Bearer ${secret}` } });
     assert.is(withAuth.status, 422, 'authenticated; the workspace check answers');
-    assert.is((await fetch(`http://127.0.0.1:${port}/api/workflows`, { headers: { authorization: `Bearer ${secret}` } })).status, 404, 'nothing but the runner routes');
-    assert.match(out, /wfctl runner serving/);
+    assert.is((await fetch(`http://127.0.0.1:${s.port}/api/workflows`, { headers: { authorization: `Bearer ${secret}` } })).status, 404, 'nothing but the runner routes');
+    assert.match(s.out(), /wfctl runner serving/);
+    s.child.kill('SIGTERM');
+    assert.is((await exited(s.child)).code, 0, s.out());
   } finally {
-    child.kill('SIGTERM');
-    assert.is((await exited(child)).code, 0, out);
+    s.kill();
   }
 });
 
 Runner('runner :: after an aborted agent request and with a spare connection open, SIGTERM still stops it at once', async () => {
   const home = tempDir();
-  const port = 20000 + Math.floor(Math.random() * 20000);
   // A grace far beyond the bound below: the stop must not depend on cutting connections after the grace.
   const env = testEnv(home, { WFCTL_SHUTDOWN_GRACE_MS: '600000' });
-  const child = spawnTracked(process.execPath, [WFCTL_BIN, 'runner', '--port', String(port)], { env });
-  let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
+  const s = await startListening('runner', env);
   let spare: Awaited<ReturnType<typeof openSpare>> | undefined;
   try {
-    await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/api/health`)).ok, 15_000, 100, `runner on ${port}: ${out}`);
     const repo = gitRepo();
     assert.is((await runWfctl(['workspace', 'approve', repo], { env })).code, 0);
     const secret = readFileSync(path.join(home, 'secrets', 'runner'), 'utf8').trim();
-    const marker = `marker-${Date.now()}-${port}`;
+    const marker = `marker-${Date.now()}-${s.port}`;
     const ac = new AbortController();
-    const req = fetch(`http://127.0.0.1:${port}/api/runtimes/direct-cli/run`, {
+    const req = fetch(`http://127.0.0.1:${s.port}/api/runtimes/direct-cli/run`, {
       method: 'POST', signal: ac.signal, headers: { 'content-type': 'application/json', authorization: `Bearer ${secret}` },
       body: JSON.stringify({ agent: 'claude', prompt: `${marker} [[fake:sleep=30]]`, workspace_path: repo, sandbox: false }),
     });
@@ -56,12 +47,12 @@ Runner('runner :: after an aborted agent request and with a spare connection ope
     ac.abort();
     await req.catch(() => undefined);
     await waitFor(() => spawnSync('pgrep', ['-f', marker]).status === 1, 10_000, 50, 'agent cancelled by the disconnect');
-    spare = await openSpare(port);
-    child.kill('SIGTERM');
-    assert.is((await exited(child, 10_000)).code, 0, out);
+    spare = await openSpare(s.port);
+    s.child.kill('SIGTERM');
+    assert.is((await exited(s.child, 10_000)).code, 0, s.out());
   } finally {
     spare?.destroy();
-    if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGKILL');
+    s.kill();
   }
 });
 

@@ -2,45 +2,35 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { exited, openSpare, runWfctl, spawnTracked, tempDir, testEnv, waitFor, WFCTL_BIN } from '../helpers.js';
+import { exited, openSpare, runWfctl, startListening, tempDir, testEnv } from '../helpers.js';
 
 const Serve = suite('cli/serve');
 
 Serve('serve :: starts on the given port and answers health; SIGTERM stops it with 0', async () => {
   const home = tempDir();
-  const port = 20000 + Math.floor(Math.random() * 20000);
-  const child = spawnTracked(process.execPath, [WFCTL_BIN, 'serve', '--port', String(port)], { env: testEnv(home) });
-  let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
+  const s = await startListening('serve', testEnv(home));
   try {
-    const body = await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/api/health`)).json() as Promise<any>, 30_000, 100, `health on ${port}: ${out}`);
+    const body = (await (await fetch(`http://127.0.0.1:${s.port}/api/health`)).json()) as any;
     assert.is(body.database.path, path.join(home, 'data', 'app.db'));
-    child.kill('SIGTERM');
-    assert.is((await exited(child)).code, 0, `exit after SIGTERM; output: ${out}`);
+    s.child.kill('SIGTERM');
+    assert.is((await exited(s.child)).code, 0, `exit after SIGTERM; output: ${s.out()}`);
   } finally {
-    if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGKILL');
+    s.kill();
   }
 });
 
 Serve('serve :: a spare connection that never sends a request does not hold SIGTERM open', async () => {
-  const home = tempDir();
-  const port = 20000 + Math.floor(Math.random() * 20000);
   // A long grace: only the closing of idle connections can end the process in time, not a cut after the grace.
-  const child = spawnTracked(process.execPath, [WFCTL_BIN, 'serve', '--port', String(port)], { env: testEnv(home, { WFCTL_SHUTDOWN_GRACE_MS: '600000' }) });
-  let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
+  const s = await startListening('serve', testEnv(tempDir(), { WFCTL_SHUTDOWN_GRACE_MS: '600000' }));
   let spare: Awaited<ReturnType<typeof openSpare>> | undefined;
   try {
-    await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/api/health`)).ok, 30_000, 100, `health on ${port}: ${out}`);
     // Browsers and HTTP clients open connections ahead of need and keep them for minutes.
-    spare = await openSpare(port);
-    child.kill('SIGTERM');
-    assert.is((await exited(child, 10_000)).code, 0, `exit after SIGTERM with a spare connection open; output: ${out}`);
+    spare = await openSpare(s.port);
+    s.child.kill('SIGTERM');
+    assert.is((await exited(s.child, 10_000)).code, 0, `exit after SIGTERM with a spare connection open; output: ${s.out()}`);
   } finally {
     spare?.destroy();
-    if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGKILL');
+    s.kill();
   }
 });
 
