@@ -4,19 +4,13 @@
  * Notices (approval how-to, cancelling) go to stderr so stdout stays parseable.
  */
 import type { RunRow } from '../../sql/runs.js';
+import type { RunSummaryView } from '../../queue/view.js';
 import type { StepRow } from '../../sql/steps.js';
 import type { Graph } from '../../core/graph.js';
 import { labelOf, type Reporter, type RunEnding, type RunResult } from './types.js';
 
-export interface RunJson {
-  run_id: string;
-  status: RunRow['status'];
-  workflow_id: string | null;
-  workflow_name: string;
-  workspace_path: string;
-  write: boolean;
-  started_at: string | null;
-  completed_at: string | null;
+/** The run's own fields as the API's summary names them (queue/view.ts), plus the terminal's outcome. */
+export interface RunJson extends Pick<RunSummaryView, 'run_id' | 'status' | 'workflow_id' | 'workflow_name' | 'workspace_path' | 'write' | 'started_at' | 'completed_at'> {
   timed_out: boolean;
   steps: Array<{
     node_id: string; label: string; type: string; level: number; attempt: number; status: StepRow['status'];
