@@ -49,7 +49,7 @@ export function listApprovals(db: DB, q: { status?: string; runId?: string; limi
   const args: unknown[] = [];
   if (q.status) (where.push('status = ?'), args.push(q.status));
   if (q.runId) (where.push('run_id = ?'), args.push(q.runId));
-  return stmt(db, `SELECT * FROM approval_requests ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY created_at DESC, id LIMIT ?`).all(...args, q.limit ?? 200) as ApprovalRow[];
+  return stmt(db, `SELECT * FROM approval_requests ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY created_at DESC, rowid DESC LIMIT ?`).all(...args, q.limit ?? 200) as ApprovalRow[];
 }
 
 /** Pending approvals past their expiry at `nowIso`. */

@@ -26,5 +26,5 @@ export function writeMemory(db: DB, m: NewMemoryEntry): string {
 }
 
 export function memoryOfRun(db: DB, runId: string): Array<{ id: string; node_id: string; key: string; value: string; scope: MemoryScope; sensitivity: string; created_at: string }> {
-  return stmt(db, 'SELECT id, node_id, key, value, scope, sensitivity, created_at FROM memory_entries WHERE run_id = ? ORDER BY created_at, id').all(runId) as never;
+  return stmt(db, 'SELECT id, node_id, key, value, scope, sensitivity, created_at FROM memory_entries WHERE run_id = ? ORDER BY created_at, rowid').all(runId) as never;
 }

@@ -76,7 +76,7 @@ export function listRuns(db: DB, q: { workflowId?: string; status?: string; limi
   const args: unknown[] = [];
   if (q.workflowId) (where.push('workflow_id = ?'), args.push(q.workflowId));
   if (q.status) (where.push('status = ?'), args.push(q.status));
-  const sql = `SELECT * FROM workflow_runs ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY created_at DESC, id LIMIT ?`;
+  const sql = `SELECT * FROM workflow_runs ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY created_at DESC, rowid DESC LIMIT ?`;
   return stmt(db, sql).all(...args, q.limit ?? 50) as RunRow[];
 }
 

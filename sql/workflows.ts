@@ -42,8 +42,8 @@ interface Row extends Omit<Workflow, 'graph' | 'builtin' | 'active_run'> {
 const ACTIVE = `('queued', 'running', 'waiting_approval')`;
 // The newest active run of each workflow, joined in one query (workflow_runs_workflow_time covers it).
 const SELECT = `SELECT w.id, w.kind, w.name, w.slug, w.description, w.graph, w.builtin_key, w.created_by, w.created_at, w.updated_at,
-  (SELECT r.id FROM workflow_runs r WHERE r.workflow_id = w.id AND r.status IN ${ACTIVE} ORDER BY r.created_at DESC LIMIT 1) AS active_run_id,
-  (SELECT r.status FROM workflow_runs r WHERE r.workflow_id = w.id AND r.status IN ${ACTIVE} ORDER BY r.created_at DESC LIMIT 1) AS active_run_status
+  (SELECT r.id FROM workflow_runs r WHERE r.workflow_id = w.id AND r.status IN ${ACTIVE} ORDER BY r.created_at DESC, r.rowid DESC LIMIT 1) AS active_run_id,
+  (SELECT r.status FROM workflow_runs r WHERE r.workflow_id = w.id AND r.status IN ${ACTIVE} ORDER BY r.created_at DESC, r.rowid DESC LIMIT 1) AS active_run_status
   FROM workflows w`;
 
 function toWorkflow(r: Row): Workflow {
@@ -78,7 +78,7 @@ export function requireWorkflow(db: DB, idOrName: string): Workflow {
 }
 
 function activeRun(db: DB, workflowId: string): ActiveRun | undefined {
-  return db.prepare(`SELECT id, status FROM workflow_runs WHERE workflow_id = ? AND status IN ${ACTIVE} ORDER BY created_at DESC LIMIT 1`).get(workflowId) as ActiveRun | undefined;
+  return db.prepare(`SELECT id, status FROM workflow_runs WHERE workflow_id = ? AND status IN ${ACTIVE} ORDER BY created_at DESC, rowid DESC LIMIT 1`).get(workflowId) as ActiveRun | undefined;
 }
 
 function assertNoActiveRun(db: DB, w: { id: string; name: string }, action: string): void {

@@ -79,7 +79,7 @@ async function openPullRequest(api: string, token: string, repo: string, head: s
 }
 
 function githubConnector(db: DB, home: string): { token: string; api: string; repository?: string; base?: string } | undefined {
-  const rows = stmt(db, "SELECT id, name, config FROM connectors WHERE type = 'github' AND has_secret = 1 ORDER BY created_at, id").all() as ConnectorRow[];
+  const rows = stmt(db, "SELECT id, name, config FROM connectors WHERE type = 'github' AND has_secret = 1 ORDER BY created_at, rowid").all() as ConnectorRow[];
   for (const r of rows) {
     const token = readSecret(home, `connector-${r.id}`)?.trim();
     if (!token) continue;

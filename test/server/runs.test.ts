@@ -82,6 +82,11 @@ Read('list :: filters by workflow and status, newest first, limit', async () => 
     assert.equal((await list('?workflow_id=A')).sort(), [a1, a2].sort());
     assert.equal(await list('?status=queued&limit=1'), [b1]);
     assert.equal(await list('?status=completed'), []);
+    // Runs started within the same millisecond share created_at; newest first still holds (insertion order
+    // breaks the tie, not the random run id).
+    f.db.prepare("UPDATE workflow_runs SET created_at = '2026-01-01T00:00:00.000Z'").run();
+    assert.equal(await list(''), [b1, a2, a1]);
+    assert.equal(await list('?workflow_id=A&limit=1'), [a2]);
     assert.is((await f.req({ url: '/api/workflow-runs?status=bogus', token: f.operatorToken })).statusCode, 400);
     assert.is((await f.req({ url: '/api/workflow-runs/nope', token: f.operatorToken })).json().code, 'RUN_NOT_FOUND');
     assert.is((await f.req({ url: '/api/workflow-runs/nope/logs', token: f.operatorToken })).statusCode, 404);

@@ -33,7 +33,7 @@ export function resolveProvider(db: DB, config: Pick<Config, 'home'>, agent: Age
     if (!r.base_url) throw new WfError('VALIDATION_FAILED', `model provider '${r.name}' has no base URL`);
     return settings(r, config);
   }
-  const rows = stmt(db, "SELECT id, name, type, base_url, status FROM model_providers WHERE status = 'configured' ORDER BY created_at, id").all() as Row[];
+  const rows = stmt(db, "SELECT id, name, type, base_url, status FROM model_providers WHERE status = 'configured' ORDER BY created_at, rowid").all() as Row[];
   const r = rows.find((x) => providerFits(agent, x.type) && x.base_url);
   return r && settings(r, config);
 }
