@@ -78,6 +78,34 @@ async function openPullRequest(api: string, token: string, repo: string, head: s
   throw new Error(`GitHub answered ${res.status}: ${data.message ?? 'no message'}`);
 }
 
+/** How long `gh pr create` may take before it is killed (it talks to GitHub; it must not hold the run open). */
+const GH_TIMEOUT_MS = 60_000;
+const PULL_URL = /https?:\/\/\S+\/pull\/\d+/;
+
+/**
+ * The GitHub CLI: `gh pr create` with every answer on the command line (no prompts: GH_PROMPT_DISABLED), as gh
+ * runs without a terminal: the new pull request's URL alone on stdout. When the branch already has an open
+ * pull request gh exits 1 and names it on stderr; that one is the answer, as with the REST path.
+ */
+async function openPullRequestWithGh(ghBin: string, cwd: string, repo: string, head: string, base: string, title: string, body: string): Promise<string> {
+  const env = { ...process.env, GH_PROMPT_DISABLED: '1', GH_NO_UPDATE_NOTIFIER: '1', NO_COLOR: '1' };
+  try {
+    const { stdout } = await exec(ghBin, ['pr', 'create', '--repo', repo, '--head', head, '--base', base, '--title', title, '--body', body], {
+      cwd, encoding: 'utf8', env, timeout: GH_TIMEOUT_MS, killSignal: 'SIGKILL', maxBuffer: 1024 * 1024,
+    });
+    const url = PULL_URL.exec(stdout)?.[0];
+    if (!url) throw new Error(`gh printed no pull request URL (${JSON.stringify(stdout.trim().slice(0, 200))})`);
+    return url;
+  } catch (e) {
+    const err = e as { stderr?: string; killed?: boolean; signal?: string; message: string };
+    const stderr = (err.stderr ?? '').trim();
+    const existing = /already exists/i.test(stderr) ? PULL_URL.exec(stderr)?.[0] : undefined;
+    if (existing) return existing;
+    if (err.killed || err.signal === 'SIGKILL') throw new Error(`gh pr create did not finish within ${GH_TIMEOUT_MS / 1000} s`);
+    throw new Error(stderr ? `gh pr create: ${stderr.split('\n').slice(-2).join(' ')}` : err.message);
+  }
+}
+
 function githubConnector(db: DB, home: string): { token: string; api: string; repository?: string; base?: string } | undefined {
   const rows = stmt(db, "SELECT id, name, config FROM connectors WHERE type = 'github' AND has_secret = 1 ORDER BY created_at, rowid").all() as ConnectorRow[];
   for (const r of rows) {
@@ -145,8 +173,7 @@ export async function deliverRun(db: DB, config: Config, runId: string): Promise
     }
     const ghBin = findOnPath('gh');
     if (ghBin && /github\.com/i.test(origin) && repo) {
-      const { stdout } = await exec(ghBin, ['pr', 'create', '--repo', repo, '--head', branch, '--base', base, '--title', title, '--body', body], { cwd: copy, encoding: 'utf8' });
-      const url = stdout.trim().split('\n').pop()!;
+      const url = await openPullRequestWithGh(ghBin, copy, repo, branch, base, title, body);
       return store({ branch, pull_request_url: url, message: `pushed ${branch} and opened ${url}` });
     }
   } catch (e) {

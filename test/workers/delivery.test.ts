@@ -2,7 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { deliverRun, ownerRepoOf } from '../../workers/delivery.js';
@@ -10,7 +10,7 @@ import { prepareWorkingCopy } from '../../workers/workspace.js';
 import { saveConnector } from '../../sql/catalogue.js';
 import type { DB } from '../../sql/db.js';
 import type { Config } from '../../core/config.js';
-import { gitRepo, tempDir, testDb } from '../helpers.js';
+import { ROOT, gitRepo, tempDir, testDb } from '../helpers.js';
 import { repoFingerprint } from './fingerprint.js';
 
 const D = suite('workers/delivery');
@@ -97,6 +97,92 @@ D('delivery :: with a github connector, a pull request is opened through the RES
     assert.equal(row, { pull_request_url: 'https://github.example/acme/widgets/pull/7', branch: d.branch });
   } finally {
     await gh.close();
+  }
+});
+
+/**
+ * A user repository whose origin is `https://github.com/acme/widgets.git`, as a GitHub clone's would be, with the
+ * fake `gh` (test/fixtures/gh) first on PATH. No network here: a global git config rewrites pushes to that URL to
+ * a local bare repository (`url.<bare>.pushInsteadOf`), so `remote get-url origin` still says github.com and the
+ * push really lands. The environment is restored by `restore()`.
+ */
+function githubClone(mode: 'ok' | 'exists' | 'fail' | 'garbled'): { repo: string; remote: string; calls: () => Array<{ argv: string[]; cwd: string; env: Record<string, string> }>; restore: () => void } {
+  const repo = gitRepo({ 'README.md': '# widgets\n' });
+  const dir = tempDir('wfctl-gh-');
+  const remote = path.join(dir, 'widgets.git');
+  git(repo, 'clone', '-q', '--bare', repo, remote);
+  git(repo, 'remote', 'add', 'origin', 'https://github.com/acme/widgets.git');
+  const gitconfig = path.join(dir, 'gitconfig');
+  writeFileSync(gitconfig, `[url "${remote}"]\n\tpushInsteadOf = https://github.com/acme/widgets.git\n`);
+  const log = path.join(dir, 'gh.log');
+  const saved = { PATH: process.env.PATH, GIT_CONFIG_GLOBAL: process.env.GIT_CONFIG_GLOBAL, FAKE_GH_LOG: process.env.FAKE_GH_LOG, FAKE_GH_MODE: process.env.FAKE_GH_MODE };
+  Object.assign(process.env, { PATH: `${path.join(ROOT, 'test', 'fixtures', 'gh')}${path.delimiter}${process.env.PATH}`, GIT_CONFIG_GLOBAL: gitconfig, FAKE_GH_LOG: log, FAKE_GH_MODE: mode });
+  return {
+    repo,
+    remote,
+    calls: () => (existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l)) : []),
+    restore: () => {
+      for (const [k, v] of Object.entries(saved)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+    },
+  };
+}
+
+D('delivery :: with gh installed and a github.com origin, gh pr create opens the pull request (no prompts, head and base given)', async () => {
+  const { db, config } = testDb();
+  const gh = githubClone('ok');
+  try {
+    const { runId, copy } = await writeRun(db, config, gh.repo);
+    const d = await deliverRun(db, config, runId);
+    assert.is(d.pull_request_url, 'https://github.com/acme/widgets/pull/12', d.message);
+    assert.is(git(gh.remote, 'show', `${d.branch}:fix.ts`), 'export const fixed = true;');
+    const calls = gh.calls();
+    assert.is(calls.length, 1);
+    const { argv, cwd, env } = calls[0];
+    const arg = (name: string) => argv[argv.indexOf(name) + 1];
+    assert.equal(argv.slice(0, 2), ['pr', 'create']);
+    assert.equal([arg('--repo'), arg('--head'), arg('--base')], ['acme/widgets', d.branch, 'main']);
+    assert.match(arg('--title'), /Fix Flaky Tests/);
+    assert.match(arg('--body'), new RegExp(runId));
+    assert.is(cwd, copy);
+    assert.is(env.GH_PROMPT_DISABLED, '1');
+    const row = db.prepare('SELECT pull_request_url, branch FROM workflow_runs WHERE id = ?').get(runId) as any;
+    assert.equal(row, { pull_request_url: 'https://github.com/acme/widgets/pull/12', branch: d.branch });
+  } finally {
+    gh.restore();
+  }
+});
+
+D('delivery :: gh says the branch already has a pull request: that one is the answer', async () => {
+  const { db, config } = testDb();
+  const gh = githubClone('exists');
+  try {
+    const { runId } = await writeRun(db, config, gh.repo);
+    const d = await deliverRun(db, config, runId);
+    assert.is(d.pull_request_url, 'https://github.com/acme/widgets/pull/9', d.message);
+  } finally {
+    gh.restore();
+  }
+});
+
+D('delivery :: gh fails or prints no URL: the branch stays pushed, no URL is stored, the message says why', async () => {
+  for (const [mode, why] of [['fail', /Resource not accessible by integration/], ['garbled', /gh printed no pull request URL/]] as const) {
+    const { db, config } = testDb();
+    const gh = githubClone(mode);
+    try {
+      const { runId } = await writeRun(db, config, gh.repo);
+      const d = await deliverRun(db, config, runId);
+      assert.is(d.pull_request_url, undefined);
+      assert.match(d.message, /opening the pull request failed/);
+      assert.match(d.message, why);
+      assert.is(git(gh.remote, 'show', `${d.branch}:fix.ts`), 'export const fixed = true;');
+      const row = db.prepare('SELECT pull_request_url, branch FROM workflow_runs WHERE id = ?').get(runId) as any;
+      assert.equal(row, { pull_request_url: null, branch: d.branch });
+    } finally {
+      gh.restore();
+    }
   }
 });
 
