@@ -13,8 +13,8 @@ import { ResumeCommand } from './commands/resume.js';
 import { RunsCommand } from './commands/runs.js';
 import { UserCreateCommand } from './commands/user/create.js';
 
-export function buildCli(): Cli {
-  const cli = new Cli({ binaryLabel: 'wfctl', binaryName: 'wfctl', binaryVersion: '0.1.0', enableCapture: false });
+export function buildCli(opts: { colored?: boolean } = {}): Cli {
+  const cli = new Cli({ binaryLabel: 'wfctl', binaryName: 'wfctl', binaryVersion: '0.1.0', enableCapture: false, enableColors: opts.colored });
   cli.register(Builtins.HelpCommand);
   cli.register(Builtins.VersionCommand);
   cli.register(ServeCommand);
@@ -33,10 +33,12 @@ export function buildCli(): Cli {
 
 /** Runs one invocation; returns the exit code (usage errors are 2, as design.md §10 says). */
 export async function main(argv: string[], context = Cli.defaultContext): Promise<number> {
-  const cli = buildCli();
   // Colour only on a terminal (help piped into a file or a pager stays plain); NO_COLOR is honoured by Node's getColorDepth.
   if (!(context.stdout as { isTTY?: boolean }).isTTY) context = { ...context, colorDepth: 1 };
   const colored = !process.env.NO_COLOR && context.colorDepth > 1;
+  // Given to the Cli itself as well: `wfctl --help` (clipanion's HelpCommand) formats without a context and would
+  // otherwise colour by TERM alone, even into a pipe.
+  const cli = buildCli({ colored });
   let command;
   try {
     command = cli.process(argv, context);

@@ -20,7 +20,7 @@ import { listLogs } from '../sql/logs.js';
 import { getRun, heartbeat, runGraph, runLevels, type RunRow } from '../sql/runs.js';
 import { listSteps } from '../sql/steps.js';
 import { seed } from '../sql/seed.js';
-import { resolveWorkflow } from '../sql/workflows.js';
+import { listWorkflows, resolveWorkflow } from '../sql/workflows.js';
 import { deliverRun } from '../workers/delivery.js';
 import { createNodePool } from '../workers/pool.js';
 import { detectSandbox } from '../workers/sandbox/detect.js';
@@ -42,6 +42,21 @@ export function homeLabel(config: Config): string {
   return `${config.home} (WFCTL_HOME${dbNote})`;
 }
 
+/**
+ * The refusal for an unknown workflow, naming what this home does have (by name, as `wfctl run` accepts it), so
+ * a typo or the wrong WFCTL_HOME shows at once.
+ */
+export function workflowNotFound(db: DB, config: Config, asked: string): WfError {
+  const names = (kind: 'user' | 'template') => {
+    const all = listWorkflows(db, kind).map((w) => `'${w.name}'`);
+    return all.length > 8 ? `${all.slice(0, 8).join(', ')} and ${all.length - 8} more` : all.join(', ');
+  };
+  const own = names('user');
+  const templates = names('template');
+  const known = [own && `workflows ${own}`, templates && `templates ${templates}`].filter(Boolean).join('; ');
+  return new WfError('WORKFLOW_NOT_FOUND', `workflow '${asked}' not found in ${homeLabel(config)}; ${known ? `this home has ${known}` : 'this home has no workflows yet'} (all users of one install must share the same WFCTL_HOME)`);
+}
+
 /** Whether any node runs an agent CLI straight on the host (runtime direct), i.e. needs OS confinement. */
 export function needsHostSandbox(graph: Graph): boolean {
   return graph.nodes.some((n) => isAgentNode(n.type) && (n.data.runtime ?? 'direct') === 'direct');
@@ -55,9 +70,7 @@ export function createLocalRun(db: DB, config: Config, input: StartInput): RunRo
   // A home that no server has started yet lacks the built-in templates: seed them (as `serve` does at start-up)
   // before concluding the workflow is missing. Paid only on a miss, so ordinary runs stay fast.
   const wf = resolveWorkflow(db, input.workflow) ?? (seed(db), resolveWorkflow(db, input.workflow));
-  if (!wf) {
-    throw new WfError('WORKFLOW_NOT_FOUND', `workflow '${input.workflow}' not found in ${homeLabel(config)}; all users of one install must share the same WFCTL_HOME`);
-  }
+  if (!wf) throw workflowNotFound(db, config, input.workflow);
   const workspacePath = resolveApprovedWorkspace(db, config, input.repo);
   if (input.sandbox && needsHostSandbox(wf.graph)) {
     const kind = detectSandbox();

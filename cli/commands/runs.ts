@@ -30,12 +30,11 @@ export class RunsCommand extends WfCommand {
       throw new UsageError(`--status must be one of ${RUN_STATUSES.join(', ')}; got '${this.status}'`);
     }
     const { loadConfig } = await import('../../core/config.js');
-    const { WfError } = await import('../../core/errors.js');
     const { openDatabase } = await import('../../sql/db.js');
     const { listRuns } = await import('../../sql/runs.js');
     const { resolveWorkflow } = await import('../../sql/workflows.js');
     const { runSummary } = await import('../../queue/view.js');
-    const { homeLabel } = await import('../local-run.js');
+    const { homeLabel, workflowNotFound } = await import('../local-run.js');
     const { formatDuration } = await import('../reporter/types.js');
     const config = loadConfig(process.env);
     const db = openDatabase(config);
@@ -43,7 +42,7 @@ export class RunsCommand extends WfCommand {
       let workflowId: string | undefined;
       if (this.workflow !== undefined) {
         const wf = resolveWorkflow(db, this.workflow);
-        if (!wf) throw new WfError('WORKFLOW_NOT_FOUND', `workflow '${this.workflow}' not found in ${homeLabel(config)}; all users of one install must share the same WFCTL_HOME`);
+        if (!wf) throw workflowNotFound(db, config, this.workflow);
         workflowId = wf.id;
       }
       const runs = listRuns(db, { workflowId, status: this.status, limit }).map(runSummary);

@@ -22,18 +22,24 @@ Run('run :: usage mistakes exit 2 with one line and the usage, never a stack', a
 });
 
 
-Run('run :: a missing workflow exits 3 naming the home it looked in', async () => {
+Run('run :: a missing workflow exits 3 naming the home it looked in and the workflows it has', async () => {
   const h = cliHome();
   const r = await runWfctl(['run', 'nope', '--repo', h.repo], { env: h.env });
   assert.is(r.code, 3);
-  assert.is(r.stderr, `wfctl: workflow 'nope' not found in ${h.home} (WFCTL_HOME); all users of one install must share the same WFCTL_HOME\n`);
+  const templates = `'Bug fix', 'Code review', 'Feature delivery', 'Security audit'`;
+  const msg = `workflow 'nope' not found in ${h.home} (WFCTL_HOME); this home has templates ${templates} (all users of one install must share the same WFCTL_HOME)`;
+  assert.is(r.stderr, `wfctl: ${msg}\n`);
   const j = await runWfctl(['run', 'nope', '--repo', h.repo, '--json'], { env: h.env });
   assert.is(j.code, 3);
-  assert.equal(JSON.parse(j.stdout), { run_id: null, status: 'not_started', error: `workflow 'nope' not found in ${h.home} (WFCTL_HOME); all users of one install must share the same WFCTL_HOME`, code: 'WORKFLOW_NOT_FOUND' });
+  assert.equal(JSON.parse(j.stdout), { run_id: null, status: 'not_started', error: msg, code: 'WORKFLOW_NOT_FOUND' });
   // WFCTL_HOME relocation: the same workflow name under another home is found there.
   const other = cliHome();
   other.workflow('Nope', chain('x [[fake:answer=ok]]', 'y [[fake:answer=ok]]'));
   assert.is((await runWfctl(['run', 'nope', '--repo', other.repo], { env: other.env })).code, 0);
+  // The user's own workflows are named first.
+  const miss = await runWfctl(['run', 'nop', '--repo', other.repo], { env: other.env });
+  assert.is(miss.code, 3);
+  assert.match(miss.stderr, new RegExp(`this home has workflows 'Nope'; templates ${templates.replace(/'/g, "'")} \\(`));
 });
 
 

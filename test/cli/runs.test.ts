@@ -53,15 +53,22 @@ R('runs :: table and JSON, filtered by workflow', async () => {
 
 R('help :: lists the commands; each --help has examples; plain when piped', async () => {
   const h = cliHome();
-  const top = await runWfctl(['--help'], { env: { ...h.env, NO_COLOR: undefined } });
+  // A colour terminal type and no colour switches: only the pipe itself may keep the help plain.
+  const colourTerm = { ...h.env, NO_COLOR: undefined, FORCE_COLOR: undefined, TERM: 'xterm-256color' };
+  const top = await runWfctl(['--help'], { env: colourTerm });
   assert.is(top.code, 0);
   for (const c of ['wfctl run', 'wfctl resume', 'wfctl runs', 'wfctl user create']) assert.ok(top.stdout.includes(c), c);
   assert.not.match(top.stdout, /\x1b\[/);
   for (const c of [['run'], ['resume'], ['runs'], ['user', 'create']]) {
-    const r = await runWfctl([...c, '--help'], { env: h.env });
+    const r = await runWfctl([...c, '--help'], { env: colourTerm });
     assert.is(r.code, 0);
     assert.match(r.stdout, /Examples/, c.join(' '));
+    assert.not.match(r.stdout, /\x1b\[/, c.join(' '));
   }
+  const typo = await runWfctl(['rn'], { env: colourTerm });
+  assert.is(typo.code, 2);
+  assert.match(typo.stderr, /Command not found/);
+  assert.not.match(typo.stderr, /\x1b\[/);
 });
 
 R.run();
