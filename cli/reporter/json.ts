@@ -14,7 +14,7 @@ export interface RunJson extends Pick<RunSummaryView, 'run_id' | 'status' | 'wor
   timed_out: boolean;
   steps: Array<{
     node_id: string; label: string; type: string; level: number; attempt: number; status: StepRow['status'];
-    started_at: string | null; completed_at: string | null; summary: string | null; error: string | null;
+    started_at: string | null; completed_at: string | null; summary: string | null; output: string | null; error: string | null;
   }>;
   pull_request?: { url: string | null; branch: string | null; bundle_path: string | null };
   error?: string;
@@ -27,7 +27,7 @@ export function runJson(run: RunRow, graph: Graph, steps: StepRow[], ending?: Ru
     write: run.write === 1, started_at: run.started_at, completed_at: run.completed_at, timed_out: ending === 'timed_out',
     steps: steps.map((s) => ({
       node_id: s.node_id, label: labelOf(graph, s.node_id), type: s.node_type, level: s.level, attempt: s.attempt, status: s.status,
-      started_at: s.started_at, completed_at: s.completed_at, summary: s.summary, error: s.error,
+      started_at: s.started_at, completed_at: s.completed_at, summary: s.summary, output: s.output, error: s.error,
     })),
   };
   if (run.pull_request_url || run.bundle_path) out.pull_request = { url: run.pull_request_url, branch: run.branch, bundle_path: run.bundle_path };

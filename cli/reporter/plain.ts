@@ -1,10 +1,11 @@
 /**
  * Plain timestamped lines for a pipe, a log file or CI: the run log as it grows, node completions (the log
- * itself only records starts and failures), notices and a final summary. No colour, no cursor movement.
+ * itself only records starts and failures), notices, for a completed run the output of its last nodes (the report),
+ * and a final summary. No colour, no cursor movement.
  */
 import { nowIso } from '../../core/time.js';
 import type { RunRow } from '../../sql/runs.js';
-import { deliveryLine, labelOf, stepDuration, type Reporter, type RunResult, type RunSnapshot } from './types.js';
+import { deliveryLine, labelOf, runResults, stepDuration, type Reporter, type RunResult, type RunSnapshot } from './types.js';
 
 export class PlainReporter implements Reporter {
   private readonly announced = new Set<string>();
@@ -43,6 +44,15 @@ export class PlainReporter implements Reporter {
 
   async finish({ ending, snapshot }: RunResult): Promise<void> {
     this.update({ ...snapshot, newLogs: [] });
+    // The report before the verdict, so the last line still says how the run ended. Every line keeps the
+    // timestamp and level prefix (grep-able CI logs); `--json` has the outputs unprefixed.
+    if (ending === 'completed') {
+      const ts = nowIso();
+      for (const r of runResults(snapshot)) {
+        this.line(ts, 'info', `output of '${r.label}' (${r.nodeId}):`);
+        for (const l of r.output.split('\n')) this.line(ts, 'info', `│ ${l}`.trimEnd());
+      }
+    }
     const run = snapshot.run;
     const took = run.started_at && run.completed_at ? ` in ${stepDuration({ started_at: run.started_at, created_at: run.created_at, completed_at: run.completed_at })}` : '';
     const what = ending === 'timed_out' ? 'timed out (cancelled)' : run.status;

@@ -11,7 +11,7 @@ import { Listr, type ListrTask } from 'listr2';
 import type { Level } from '../../core/graph.js';
 import type { RunRow } from '../../sql/runs.js';
 import type { StepRow } from '../../sql/steps.js';
-import { approvalHowTo, deliveryLine, labelOf, latestByNode, stepDuration, type Reporter, type RunResult, type RunSnapshot } from './types.js';
+import { approvalHowTo, deliveryLine, labelOf, latestByNode, runResults, stepDuration, type Reporter, type RunResult, type RunSnapshot } from './types.js';
 
 const SETTLED = new Set<StepRow['status']>(['completed', 'failed', 'skipped', 'cancelled']);
 const ACTIVE_RUN = new Set(['queued', 'running', 'waiting_approval']);
@@ -66,6 +66,8 @@ export class TreeReporter implements Reporter {
     this.paused = false;
     this.update(snapshot);
     await this.loopDone;
+    // The report under the tree, before the verdict (the last line says how the run ended).
+    if (ending === 'completed') for (const r of runResults(snapshot)) this.out.write(`\n── ${r.label} (${r.nodeId}) ──\n${r.output}\n`);
     const run = snapshot.run;
     const took = run.started_at && run.completed_at ? ` in ${stepDuration({ started_at: run.started_at, created_at: run.created_at, completed_at: run.completed_at })}` : '';
     const what = ending === 'timed_out' ? 'timed out (cancelled)' : run.status;

@@ -62,6 +62,24 @@ export function latestByNode(steps: StepRow[]): Map<string, StepRow> {
   return m;
 }
 
+/**
+ * What a completed run produced, as the terminal shows it at the end: the output of every node nothing follows
+ * (the report writer, the last aggregator, …) that completed, in graph order. Nodes on an untaken branch were
+ * skipped and have none.
+ */
+export function runResults(s: Pick<RunSnapshot, 'graph' | 'steps'>): Array<{ nodeId: string; label: string; output: string }> {
+  const hasNext = new Set(s.graph.edges.map((e) => e.source));
+  const latest = latestByNode(s.steps);
+  const out: Array<{ nodeId: string; label: string; output: string }> = [];
+  for (const n of s.graph.nodes) {
+    const step = latest.get(n.id);
+    const output = step?.output?.trim();
+    if (hasNext.has(n.id) || step?.status !== 'completed' || !output) continue;
+    out.push({ nodeId: n.id, label: labelOf(s.graph, n.id), output });
+  }
+  return out;
+}
+
 /** "850ms", "12.3s", "4m05s". */
 export function formatDuration(ms: number): string {
   if (!Number.isFinite(ms) || ms < 0) return '';

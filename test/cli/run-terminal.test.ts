@@ -35,6 +35,8 @@ T('tree :: levels and nodes with live status and durations under a pseudo-termin
   assert.match(text, /A \[claude\] · completed · attempt 2\/2 · \d/);
   assert.match(text, /B \[claude\] · completed · \d/);
   assert.match(text, /run [0-9a-f-]{36} completed in /);
+  // The last node's output under the tree, before the verdict.
+  assert.match(text, /── B \(b\) ──\r?\ndone\r?\n\r?\nrun [0-9a-f-]{36} completed in /);
   assert.match(colour.out(), /\x1b\[1A/, 'redraws in place');
   assert.match(colour.out(), /\x1b\[3\dm/, 'coloured');
   const plain = inPty(h, ['run', 'tree', '--repo', h.repo], { ...h.env, WFCTL_FAKE_STATE: tempDir() });

@@ -23,6 +23,10 @@ Run('run :: completes with exit 0 and plain timestamped lines off a terminal', a
   assert.match(r.stdout, /info  node 'A' \(a\) completed in \d/m);
   assert.match(r.stdout, /info  node 'B' \(b\) completed in \d/m);
   assert.match(lines[lines.length - 1], / info  run [0-9a-f-]{36} completed in /);
+  // The output of the last node (what the run produced) comes just before the verdict, prefixed like every line.
+  assert.match(lines[lines.length - 3], / info  output of 'B' \(b\):$/);
+  assert.match(lines[lines.length - 2], / info  │ report done$/);
+  assert.not.match(r.stdout, /output of 'A'/, 'only the nodes nothing follows');
   assert.not.match(r.stdout, /\x1b\[/, 'no escape sequences off a terminal');
   const [run] = listRuns(h.db);
   assert.is(run.status, 'completed');
@@ -45,7 +49,7 @@ Run('run :: --json prints one JSON object and nothing else on stdout', async () 
   assert.is(j.workspace_path, h.repo);
   assert.match(j.run_id, /^[0-9a-f-]{36}$/);
   assert.ok(Date.parse(j.completed_at) > 0);
-  assert.equal(j.steps.map((s: any) => [s.node_id, s.label, s.status, s.attempt]), [['a', 'A', 'completed', 1], ['b', 'B', 'completed', 1]]);
+  assert.equal(j.steps.map((s: any) => [s.node_id, s.label, s.status, s.attempt, s.output]), [['a', 'A', 'completed', 1, 'fine'], ['b', 'B', 'completed', 1, 'done']]);
   assert.is(j.pull_request, undefined);
   assert.is(j.error, undefined);
 });
@@ -63,6 +67,7 @@ Run('run :: a failing node gives exit 1, the error in JSON, and the failure in t
   assert.is(plain.code, 1);
   assert.match(plain.stdout, /error node 'A' \(a\) failed: /);
   assert.match(plain.stdout, /error run failed: node 'A' \(a\) failed$/m);
+  assert.not.match(plain.stdout, /output of/, 'a failed run shows no result');
 });
 
 Run('run :: a built-in template runs by name on a home no server has started yet', async () => {
