@@ -1,14 +1,15 @@
 /**
  * The web UI end to end with runs through the real engine and the fake CLIs: the active-run lock and its
- * tooltip, a noteRequired gate approved with a note on the run page, the drawer / log panel resize bounds and
- * the step-list strip.
+ * tooltip, a noteRequired gate approved with a note on the run page, the drawer / log panel resize bounds, the
+ * step-list strip, and a node's whole output in the drawer.
  */
 /* Browser globals inside page.evaluate callbacks (the test tsconfig has no DOM lib). */
 declare const document: { querySelector(s: string): unknown };
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Page } from 'playwright-core';
-import { apiCall, approvedRepo, e2eAvailable, gatedGraph, runStatus, screenshot, signedIn, startE2E, startRun, type E2E } from './harness.js';
+import { waitFor } from '../helpers.js';
+import { agentNode, apiCall, approvedRepo, e2eAvailable, gatedGraph, runStatus, screenshot, signedIn, startE2E, startRun, type E2E } from './harness.js';
 
 const skip = e2eAvailable();
 const Run = suite<{ e: E2E; token: string; repo: string; gated: string }>('e2e/run');
@@ -136,6 +137,28 @@ Run('run page :: drawer 280–700 px, run log 80–500 px and hideable, step lis
   assert.is(await page.locator('.steps-panel .step').count(), 3, 'the strip still lists every node');
   await page.locator('[data-action=fold-steps]').click();
   assert.is(await width(page, '.steps-panel'), 260);
+});
+
+Run('drawer :: a node\'s output is shown whole, not the 4,000-character summary the context keeps', async (ctx) => {
+  if (skip) return;
+  const { page } = ctx.e;
+  // A report longer than the summary limit, ending in a line the summary would cut off. (Inline: the sandboxed
+  // agent could not read a file outside its copy.)
+  const report = Array.from({ length: 120 }, (_, i) => `finding ${i + 1}: ${'detail '.repeat(6).trim()}`).join('\n') + '\nEND OF REPORT';
+  const wf = await apiCall(ctx.e, 'POST', '/api/workflows', ctx.token, { name: 'Long report', graph: { nodes: [agentNode('r', `Report [[fake:answer=${report.replace(/\n/g, '\\n')}]]`)], edges: [] } });
+  assert.is(wf.status, 201, JSON.stringify(wf.body));
+  const runId = await startRun(ctx, wf.body.id);
+  const run = await waitFor(async () => {
+    const r = await runStatus(ctx, runId);
+    return ['completed', 'failed', 'cancelled'].includes(r.status) ? r : undefined;
+  }, 60_000, 100, 'the run to end');
+  assert.is(run.status, 'completed', JSON.stringify(run.steps));
+  await page.goto(`/workflow-runs/${runId}`);
+  await page.locator('.run-page[data-status=completed]').waitFor({ timeout: 30_000 });
+  await page.locator('.steps-panel .step[data-node=r]').click();
+  const shown = await page.locator('.drawer details pre.msg').first().textContent();
+  assert.ok(report.length > 4000);
+  assert.is(shown, report);
 });
 
 Run.run();

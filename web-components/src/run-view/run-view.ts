@@ -225,7 +225,7 @@ export class WfRunView extends LightElement {
                 (s) => html`<div class="attempt">
                   <div class="attempt-head">${statusBadge(s.status)} <span class="muted small">attempt ${s.attempt ?? 1} · ${formatTime(s.started_at)} · ${elapsed(s.started_at, s.completed_at)}</span></div>
                   ${s.error ? html`<pre class="msg msg-error">${s.error}</pre>` : nothing}
-                  ${s.summary || s.output ? html`<details open><summary>Output</summary><pre class="msg">${s.summary || s.output}</pre></details>` : nothing}
+                  ${s.output || s.summary ? html`<details open><summary>Output</summary><pre class="msg">${s.output || s.summary}</pre></details>` : nothing}
                 </div>`,
               )}
               <h3 class="small-head">Agent messages</h3>
