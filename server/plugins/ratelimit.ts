@@ -1,8 +1,11 @@
 /**
- * An in-memory sliding-window limiter for login attempts (one process serves the API, so memory is enough;
- * a restart forgets the counts, which only ever helps a legitimate user). Each key keeps the times of its
- * recent hits; a key over its limit is told how long until the oldest hit leaves the window.
+ * The sliding-window limiter for sign-in attempts. Hits live in the database (`login_attempts`), so the counts
+ * survive a restart and every process serving the API over one database shares them. Each key keeps the times
+ * of its recent hits; a key over its limit is told how long until the oldest counted hit leaves the window.
  */
+import { createHash } from 'node:crypto';
+import type { DB } from '../../sql/db.js';
+import { stmt } from '../../sql/stmt.js';
 
 export interface WindowRule {
   /** Hits allowed inside the window. */
@@ -18,38 +21,44 @@ export const LOGIN_LIMITS = {
   perUsername: { limit: 10, windowMs: 15 * 60_000 } satisfies WindowRule,
 };
 
-/** Most keys tracked at once; beyond it the stalest keys are dropped (bounded memory under a spray of names). */
-const MAX_KEYS = 10_000;
+export type LimitScope = 'address' | 'username';
+
+/** Rows of a scope older than its window are deleted every this many hits (and once at start). */
+const PRUNE_EVERY = 64;
 
 export class SlidingWindowLimiter {
-  private hits = new Map<string, number[]>();
+  private hits = 0;
 
-  constructor(readonly rule: WindowRule, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly db: DB,
+    private readonly scope: LimitScope,
+    readonly rule: WindowRule,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.prune();
+  }
 
   /** Milliseconds until `key` may try again, or 0 when it is under its limit. Does not record a hit. */
   retryAfterMs(key: string): number {
-    const times = this.recent(key);
-    if (times.length < this.rule.limit) return 0;
-    return Math.max(1, times[times.length - this.rule.limit] + this.rule.windowMs - this.now());
+    // The limit-th most recent hit inside the window: while it is there, the key is at its limit.
+    const row = stmt(this.db, 'SELECT at FROM login_attempts WHERE scope = ? AND key = ? AND at > ? ORDER BY at DESC LIMIT 1 OFFSET ?')
+      .get(this.scope, digest(key), this.now() - this.rule.windowMs, this.rule.limit - 1) as { at: number } | undefined;
+    const at = row?.at;
+    return at === undefined ? 0 : Math.max(1, at + this.rule.windowMs - this.now());
   }
 
   hit(key: string): void {
-    const times = this.recent(key);
-    times.push(this.now());
-    this.hits.delete(key);
-    this.hits.set(key, times); // re-insert: Map order doubles as least-recently-hit order for eviction
-    if (this.hits.size > MAX_KEYS) this.hits.delete(this.hits.keys().next().value as string);
+    stmt(this.db, 'INSERT INTO login_attempts (scope, key, at) VALUES (?, ?, ?)').run(this.scope, digest(key), this.now());
+    if (++this.hits % PRUNE_EVERY === 0) this.prune();
   }
 
   reset(key: string): void {
-    this.hits.delete(key);
+    stmt(this.db, 'DELETE FROM login_attempts WHERE scope = ? AND key = ?').run(this.scope, digest(key));
   }
 
-  private recent(key: string): number[] {
-    const since = this.now() - this.rule.windowMs;
-    const times = (this.hits.get(key) ?? []).filter((t) => t > since);
-    if (times.length) this.hits.set(key, times);
-    else this.hits.delete(key);
-    return times;
+  private prune(): void {
+    stmt(this.db, 'DELETE FROM login_attempts WHERE scope = ? AND at <= ?').run(this.scope, this.now() - this.rule.windowMs);
   }
 }
+
+const digest = (key: string) => createHash('sha256').update(key, 'utf8').digest('hex');

@@ -33,9 +33,9 @@ function tooMany(reply: FastifyReply, ms: number, what: string): never {
 
 export default async function authRoutes(app: FastifyInstance) {
   const { db } = app.services;
-  // Per app instance: each built app (and each test) starts with clean counts.
-  const byAddress = new SlidingWindowLimiter(LOGIN_LIMITS.perAddress);
-  const byUsername = new SlidingWindowLimiter(LOGIN_LIMITS.perUsername);
+  // Counts live in the database: a restart does not reset them.
+  const byAddress = new SlidingWindowLimiter(db, 'address', LOGIN_LIMITS.perAddress);
+  const byUsername = new SlidingWindowLimiter(db, 'username', LOGIN_LIMITS.perUsername);
   warmDummyHash();
 
   app.get('/api/auth/status', { config: { public: true }, schema: { querystring: noQuery } }, async (req) => {

@@ -2,6 +2,8 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { LOGIN_LIMITS, SlidingWindowLimiter } from '../../server/plugins/ratelimit.js';
 import { sessionIdOf } from '../../sql/sessions.js';
+import { buildApp } from '../../server/app.js';
+import { testDb } from '../helpers.js';
 import { ADMIN, OPERATOR, count, makeApp } from './api-fixture.js';
 
 const Status = suite('server/auth status and bootstrap');
@@ -165,7 +167,8 @@ Limit('login :: one address is limited across user names', async () => {
 
 Limit('limiter :: sliding window frees a slot as the oldest hit leaves it', () => {
   let now = 1_000;
-  const l = new SlidingWindowLimiter({ limit: 2, windowMs: 100 }, () => now);
+  const { db } = testDb();
+  const l = new SlidingWindowLimiter(db, 'address', { limit: 2, windowMs: 100 }, () => now);
   l.hit('k');
   now += 30;
   l.hit('k');
@@ -177,6 +180,36 @@ Limit('limiter :: sliding window frees a slot as the oldest hit leaves it', () =
   l.reset('k');
   assert.is(l.retryAfterMs('k'), 0);
   assert.is(l.retryAfterMs('other'), 0);
+  // Scopes do not share counts.
+  const names = new SlidingWindowLimiter(db, 'username', { limit: 1, windowMs: 100 }, () => now);
+  l.hit('same');
+  assert.is(names.retryAfterMs('same'), 0);
+  // Old rows are pruned when a limiter starts (and every so many hits), so the table does not grow.
+  now += 1_000;
+  new SlidingWindowLimiter(db, 'address', { limit: 2, windowMs: 100 }, () => now);
+  assert.is(db.prepare("SELECT count(*) FROM login_attempts WHERE scope = 'address'").pluck().get(), 0);
+});
+
+Limit('login :: the counts survive a restart of the server, and the table holds no typed user name', async () => {
+  const f = await makeApp();
+  const { limit } = LOGIN_LIMITS.perUsername;
+  for (let i = 0; i < limit; i++) {
+    const r = await f.req({ method: 'POST', url: '/api/auth/login', payload: { username: 'Oscar', password: `guess ${i} wrong` }, remoteAddress: `198.51.100.${i}` });
+    assert.is(r.statusCode, 401);
+  }
+  await f.close();
+  // A new server over the same database (what a restart is).
+  const again = await buildApp({ db: f.db, config: f.config, scheduler: () => ({ status: 'disabled' }), sandbox: () => 'none' });
+  try {
+    const r = await again.inject({ method: 'POST', url: '/api/auth/login', payload: OPERATOR, remoteAddress: '198.51.100.200' });
+    assert.is(r.statusCode, 429, r.body);
+    assert.is(r.json().code, 'RATE_LIMITED');
+    const keys = f.db.prepare('SELECT key FROM login_attempts').pluck().all() as string[];
+    assert.ok(keys.length >= limit);
+    assert.ok(keys.every((k) => /^[0-9a-f]{64}$/.test(k)), 'only digests are stored');
+  } finally {
+    await again.close();
+  }
 });
 
 Status.run();

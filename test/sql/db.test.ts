@@ -16,7 +16,7 @@ Migrations('migrate :: every migration applies on an empty database', () => {
   const tables = db.prepare(`SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%' ORDER BY name`).pluck().all();
   assert.equal(tables, [
     'agent_definitions', 'agent_messages', 'agent_runs', 'approval_requests', 'auth_sessions', 'connectors', 'jobs',
-    'memory_entries', 'model_providers', 'run_events', 'run_logs', 'schema_migrations', 'skills', 'users',
+    'login_attempts', 'memory_entries', 'model_providers', 'run_events', 'run_logs', 'schema_migrations', 'skills', 'users',
     'workflow_runs', 'workflow_step_runs', 'workflows', 'workspaces',
   ]);
   db.close();
