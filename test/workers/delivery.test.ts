@@ -100,20 +100,20 @@ D('delivery :: with a github connector, a pull request is opened through the RES
   }
 });
 
+const GITHUB_ORIGIN = 'https://github.com/acme/widgets.git';
+
 /**
- * A user repository whose origin is `https://github.com/acme/widgets.git`, as a GitHub clone's would be, with the
+ * A user repository (repoWithRemote) whose origin is then set to GITHUB_ORIGIN, as a GitHub clone's would be, with the
  * fake `gh` (test/fixtures/gh) first on PATH. No network here: a global git config rewrites pushes to that URL to
  * a local bare repository (`url.<bare>.pushInsteadOf`), so `remote get-url origin` still says github.com and the
  * push really lands. The environment is restored by `restore()`.
  */
 function githubClone(mode: 'ok' | 'exists' | 'fail' | 'garbled'): { repo: string; remote: string; calls: () => Array<{ argv: string[]; cwd: string; env: Record<string, string> }>; restore: () => void } {
-  const repo = gitRepo({ 'README.md': '# widgets\n' });
+  const { repo, remote } = repoWithRemote();
+  git(repo, 'remote', 'set-url', 'origin', GITHUB_ORIGIN);
   const dir = tempDir('wfctl-gh-');
-  const remote = path.join(dir, 'widgets.git');
-  git(repo, 'clone', '-q', '--bare', repo, remote);
-  git(repo, 'remote', 'add', 'origin', 'https://github.com/acme/widgets.git');
   const gitconfig = path.join(dir, 'gitconfig');
-  writeFileSync(gitconfig, `[url "${remote}"]\n\tpushInsteadOf = https://github.com/acme/widgets.git\n`);
+  writeFileSync(gitconfig, `[url "${remote}"]\n\tpushInsteadOf = ${GITHUB_ORIGIN}\n`);
   const log = path.join(dir, 'gh.log');
   const saved = { PATH: process.env.PATH, GIT_CONFIG_GLOBAL: process.env.GIT_CONFIG_GLOBAL, FAKE_GH_LOG: process.env.FAKE_GH_LOG, FAKE_GH_MODE: process.env.FAKE_GH_MODE };
   Object.assign(process.env, { PATH: `${path.join(ROOT, 'test', 'fixtures', 'gh')}${path.delimiter}${process.env.PATH}`, GIT_CONFIG_GLOBAL: gitconfig, FAKE_GH_LOG: log, FAKE_GH_MODE: mode });
